@@ -1,0 +1,316 @@
+"""The one PettingZoo AEC adapter: any :class:`~moon_envs.core.game.Game` as an ``AECEnv``.
+
+Every moon-envs environment is a subclass of :class:`MoonAECEnv` that only names its game
+class, metadata and renderer. The adapter provides, for all of them:
+
+* agents ``player_0 .. player_{n-1}`` (seat *i* is ``player_i``);
+* observations ``{"observation": Box(float32), "action_mask": Box(int8)}``; the mask is
+  all zeros for an agent that is not to move and after the game ends;
+* chance nodes sampled with the env's own seeded ``numpy.random.Generator``
+  (``reset(seed=...)``), never shown as a turn;
+* rewards the AEC way: ``rewards`` for the last step, ``_cumulative_rewards`` read by
+  ``last()``; ``reward_mode="win"`` (terminal +1 shared by the winners, -1 shared by the
+  others) or ``"score"`` (each step's change of game score);
+* ``illegal_action="raise"`` (default): :class:`IllegalActionError` naming the action, the
+  agent and the legal actions, with the env untouched; ``"penalize"``: PettingZoo classic's
+  behaviour (the offender gets -1, the others 0, and the game ends);
+* ``get_state()`` / ``set_state()`` snapshots (JSON-friendly) and ``copy.deepcopy`` / pickle
+  that keep the position mid-game, the random generator included.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from moon_envs.core.game import (
+    CHANCE,
+    REWARD_MODES,
+    TERMINAL,
+    ConfigError,
+    Game,
+    IllegalActionError,
+    State,
+    check_choice,
+)
+from moon_envs.core.view import AgentView
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+RENDER_MODES = ["human", "ansi", "rgb_array"]
+ENV_PARAMS = ("render_mode", "reward_mode", "illegal_action")
+"""Parameters taken by the adapter itself; every other keyword goes to the game."""
+
+
+class MoonAECEnv(AECEnv):
+    """PettingZoo AEC environment over a moon-envs rules engine.
+
+    Subclasses set ``game_class`` and ``metadata`` and may set ``rgb_renderer`` (a function
+    ``State -> HxWx3 uint8 array``). Keyword arguments other than ``render_mode``,
+    ``reward_mode`` and ``illegal_action`` are the game's parameters.
+    """
+
+    game_class: ClassVar[type[Game]]
+    rgb_renderer: ClassVar[Callable[[State], np.ndarray] | None] = None
+    metadata: dict[str, Any] = {
+        "render_modes": RENDER_MODES,
+        "name": "moon_env",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        reward_mode: str = "win",
+        illegal_action: str = "raise",
+        **game_params: Any,
+    ) -> None:
+        super().__init__()
+        check_choice("render_mode", render_mode, [None, *self.metadata["render_modes"]])
+        check_choice("reward_mode", reward_mode, REWARD_MODES)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        self.game: Game = self.game_class(**game_params)
+        self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self.illegal_action = illegal_action
+
+        spec = self.game.spec
+        n = spec.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=spec.observation_low,
+                    high=spec.observation_high,
+                    shape=spec.observation_shape,
+                    dtype=np.float32,
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(spec.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(spec.num_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
+        self.state: State | None = None
+
+    # ---- spaces ----------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random
+
+    # ---- episode ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. ``seed`` seeds the chance events of this and later games."""
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        self.state = self.game.new_initial_state()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        gained = self._resolve_chance()
+        if self.reward_mode == "score" and gained is not None:
+            for a, r in zip(self.agents, gained):
+                self._cumulative_rewards[a] = float(r)
+        self._after_transition(mover_seat=-1)
+
+    def step(self, action: Any) -> None:
+        """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done)."""
+        if self.state is None:
+            raise RuntimeError("reset() must be called before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        seat = self._seat[agent]
+        if action is None:
+            raise IllegalActionError(
+                f"{agent} is to move and must choose an action; None is only accepted from "
+                f"an agent whose game is over. Legal actions: {state.legal_actions()}"
+            )
+        legal = self._is_legal(state, action)
+        if not legal:
+            if self.illegal_action == "penalize":
+                self._penalize(agent, action)
+                return
+            raise IllegalActionError(
+                f"{agent} chose illegal action {action!r} "
+                f"({self._describe(state, action)}); legal actions: {state.legal_actions()}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        state.apply_action(action)
+        r = state.rewards(self.reward_mode)
+        more = self._resolve_chance()
+        if more is not None:
+            r = r + more
+        rewards = self.rewards
+        for i, a in enumerate(self.possible_agents):
+            rewards[a] = float(r[i])
+        self._after_transition(mover_seat=seat)
+        self._accumulate_rewards()
+
+    def _is_legal(self, state: State, action: Any) -> bool:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            return False
+        if a != action:
+            return False
+        return 0 <= a < self.game.spec.num_actions and bool(state.legal_actions_mask()[a])
+
+    @staticmethod
+    def _describe(state: State, action: Any) -> str:
+        try:
+            return state.action_to_string(int(action))
+        except Exception:  # noqa: BLE001 - the error message must not fail
+            return "not an action of this game"
+
+    def _penalize(self, agent: str, action: Any) -> None:
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+            self.infos[a] = {**self.infos[a], "illegal_action": {"agent": agent, "action": action}}
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards[agent] = -1.0
+        self._accumulate_rewards()
+
+    def _resolve_chance(self) -> np.ndarray | None:
+        """Sample chance nodes until a player is to move or the game ends.
+
+        Returns the summed rewards of the chance steps, or None if there were none.
+        """
+        state = self.state
+        total = None
+        while state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            u = self.np_random.random()
+            acc = 0.0
+            choice = outcomes[-1][0]
+            for o, p in outcomes:
+                acc += p
+                if u < acc:
+                    choice = o
+                    break
+            state.apply_action(choice)
+            r = state.rewards(self.reward_mode)
+            total = r if total is None else total + r
+        return total
+
+    def _after_transition(self, mover_seat: int) -> None:
+        state = self.state
+        player = state.current_player()
+        info = state.info()
+        if info:
+            for a in self.agents:
+                self.infos[a] = dict(info)
+        if player == TERMINAL:
+            for a in self.agents:
+                self.terminations[a] = True
+            nxt = (mover_seat + 1) % len(self.possible_agents)
+            self.agent_selection = self.possible_agents[nxt]
+        else:
+            self.agent_selection = self.possible_agents[player]
+
+    # ---- observation -------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state
+        seat = self._seat[agent]
+        if state.current_player() == seat:
+            mask = state.legal_actions_mask()
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": state.observation(seat), "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The int8 legal-action mask of ``agent`` (default: the agent to move)."""
+        return self.observe(agent or self.agent_selection)["action_mask"]
+
+    def agent_view(self, agent: str | None = None) -> AgentView:
+        """The :class:`AgentView` of ``agent`` (default: the agent to move), for baseline agents."""
+        agent = agent or self.agent_selection
+        return AgentView.of(self.state, self._seat[agent])
+
+    # ---- snapshots ------------------------------------------------------------------------
+    def get_state(self) -> dict[str, Any]:
+        """A JSON-friendly snapshot of the whole env (position, RNG, AEC bookkeeping)."""
+        if self.state is None:
+            raise RuntimeError("reset() must be called before get_state()")
+        return {
+            "env": self.metadata["name"],
+            "state": self.state.to_dict(),
+            "rng": self.np_random.bit_generator.state,
+            "agents": list(self.agents),
+            "agent_selection": self.agent_selection,
+            "rewards": dict(self.rewards),
+            "cumulative_rewards": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations),
+            "truncations": dict(self.truncations),
+            "infos": {a: dict(v) for a, v in self.infos.items()},
+        }
+
+    def set_state(self, snapshot: dict[str, Any]) -> None:
+        """Restore a snapshot from :meth:`get_state` (of an env with the same parameters)."""
+        if snapshot.get("env") != self.metadata["name"]:
+            raise ConfigError(
+                f"snapshot is of env {snapshot.get('env')!r}, not {self.metadata['name']!r}"
+            )
+        state = self.game.state_from_dict(snapshot["state"])
+        if state.game != self.game:
+            raise ConfigError("snapshot was taken with different game parameters")
+        self.state = state
+        rng = np.random.Generator(np.random.PCG64())
+        rng.bit_generator.state = snapshot["rng"]
+        self._np_random = rng
+        self.agents = list(snapshot["agents"])
+        self.agent_selection = snapshot["agent_selection"]
+        self.rewards = dict(snapshot["rewards"])
+        self._cumulative_rewards = dict(snapshot["cumulative_rewards"])
+        self.terminations = dict(snapshot["terminations"])
+        self.truncations = dict(snapshot["truncations"])
+        self.infos = {a: dict(v) for a, v in snapshot["infos"].items()}
+        self._skip_agent_selection = None
+
+    # ---- render ------------------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        if self.state is None:
+            raise RuntimeError("reset() must be called before render()")
+        if self.render_mode == "rgb_array":
+            if self.rgb_renderer is None:
+                raise NotImplementedError(f"{self.metadata['name']} has no rgb_array renderer")
+            return type(self).rgb_renderer(self.state)
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.metadata['name']} {self.game.config}>"

@@ -1,0 +1,93 @@
+"""Tiny numpy raster helpers for ``rgb_array`` renders (no Pillow or pygame needed).
+
+All functions draw in place on an ``H x W x 3`` uint8 canvas and clip at its edges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+Color = tuple[int, int, int]
+
+PLAYER_COLORS: list[Color] = [
+    (220, 60, 60),  # red
+    (240, 200, 40),  # yellow
+    (60, 140, 230),  # blue
+    (70, 190, 90),  # green
+    (200, 90, 220),  # purple
+    (250, 140, 40),  # orange
+    (60, 210, 210),  # cyan
+    (230, 230, 230),  # white
+]
+BACKGROUND: Color = (12, 14, 32)
+GRID: Color = (70, 75, 110)
+INK: Color = (235, 235, 245)
+
+# 3x5 bitmap font: digits, a few letters and signs
+_FONT = {
+    "0": "111101101101111", "1": "010110010010111", "2": "111001111100111",
+    "3": "111001111001111", "4": "101101111001001", "5": "111100111001111",
+    "6": "111100111101111", "7": "111001010010010", "8": "111101111101111",
+    "9": "111101111001111", "-": "000000111000000", "+": "000010111010000",
+    "x": "000101010101000", " ": "000000000000000", ":": "000010000010000",
+    "/": "001001010100100", ".": "000000000000010",
+}
+
+
+def canvas(height: int, width: int, color: Color = BACKGROUND) -> np.ndarray:
+    img = np.empty((height, width, 3), dtype=np.uint8)
+    img[:] = color
+    return img
+
+
+def rect(img: np.ndarray, y0: int, x0: int, y1: int, x1: int, color: Color) -> None:
+    """Fill the rectangle ``[y0, y1) x [x0, x1)``."""
+    h, w = img.shape[:2]
+    img[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)] = color
+
+
+def frame(img: np.ndarray, y0: int, x0: int, y1: int, x1: int, color: Color, t: int = 1) -> None:
+    """Outline of the rectangle ``[y0, y1) x [x0, x1)`` with thickness ``t``."""
+    rect(img, y0, x0, y0 + t, x1, color)
+    rect(img, y1 - t, x0, y1, x1, color)
+    rect(img, y0, x0, y1, x0 + t, color)
+    rect(img, y0, x1 - t, y1, x1, color)
+
+
+def disc(img: np.ndarray, cy: float, cx: float, r: float, color: Color) -> None:
+    """Fill a disc of radius ``r`` centred on ``(cy, cx)``."""
+    h, w = img.shape[:2]
+    y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
+    x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
+    if y0 >= y1 or x0 >= x1:
+        return
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    inside = (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
+    img[y0:y1, x0:x1][inside] = color
+
+
+def text(img: np.ndarray, y: int, x: int, s: str, color: Color = INK, scale: int = 2) -> None:
+    """Draw ``s`` (digits and ``-+x:/.`` ) with the 3x5 font, top-left at ``(y, x)``."""
+    for i, ch in enumerate(s):
+        bits = _FONT.get(ch)
+        if bits is None:
+            continue
+        for k, b in enumerate(bits):
+            if b == "1":
+                r, c = divmod(k, 3)
+                yy = y + r * scale
+                xx = x + (i * 4 + c) * scale
+                rect(img, yy, xx, yy + scale, xx + scale, color)
+
+
+def pips(img: np.ndarray, y0: int, x0: int, size: int, value: int, color: Color) -> None:
+    """A die face showing ``value`` (1..6) in the square at ``(y0, x0)``."""
+    rect(img, y0, x0, y0 + size, x0 + size, (245, 245, 245))
+    spots = {
+        1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+        4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+        6: [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)],
+    }
+    step = size / 4
+    for r, c in spots.get(int(value), []):
+        disc(img, y0 + step * (r + 1), x0 + step * (c + 1), max(1.5, size / 12), color)

@@ -1,0 +1,472 @@
+"""The Game / State protocol every moon-envs rules engine implements.
+
+A *game* is a pure rules engine, split the OpenSpiel way:
+
+* :class:`Game` holds the immutable rules: a frozen, validated config dataclass and a
+  :class:`GameSpec` (sizes, bounds, flags) that generic code and tests can check.
+* :class:`State` is one position. It is mutated only through :meth:`State.apply_action`,
+  which validates first and changes nothing when it raises :class:`IllegalActionError`.
+
+Random events are explicit *chance nodes*: ``current_player() == CHANCE`` and
+``chance_outcomes()`` lists ``(outcome, probability)`` pairs. Chance outcomes live in their
+own integer space (``0 .. spec.max_chance_outcomes - 1``), separate from player actions.
+
+A subclass of :class:`State` implements the ``_``-prefixed hooks (``_current_player``,
+``_legal_mask``, ``_apply``, ``_observation``, ...); the public methods here add the
+validation, the reward bookkeeping, cloning and serialisation once for every game.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Sequence
+
+import numpy as np
+
+CHANCE: int = -1
+"""``current_player()`` value at a chance node."""
+TERMINAL: int = -2
+"""``current_player()`` value once the game is over."""
+
+REWARD_MODES = ("win", "score")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current position. The state is unchanged."""
+
+
+class ConfigError(ValueError):
+    """A bad game or environment parameter; the message names the field and what is allowed."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Static facts about a game, for generic code (spaces, tests, agents).
+
+    Attributes:
+        name: short game name, e.g. ``"jupiter"``.
+        num_players: seats, ``0 .. num_players - 1``.
+        num_actions: size of the one flat ``Discrete`` action space (all phases).
+        observation_shape: shape of :meth:`State.observation`.
+        max_game_length: upper bound on the number of *player* actions in one game.
+        min_utility, max_utility: bounds of :meth:`State.returns` in ``"win"`` mode.
+        has_chance: whether the game has chance nodes.
+        hidden_information: whether players see different things.
+        max_chance_outcomes: size of the chance-outcome space (0 without chance).
+        observation_low, observation_high: bounds of every observation entry.
+    """
+
+    name: str
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    max_game_length: int
+    min_utility: float = -1.0
+    max_utility: float = 1.0
+    has_chance: bool = False
+    hidden_information: bool = False
+    max_chance_outcomes: int = 0
+    observation_low: float = 0.0
+    observation_high: float = 1.0
+
+
+# ----------------------------------------------------------------------------------------
+# Config helpers
+# ----------------------------------------------------------------------------------------
+
+
+def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
+    """Build a frozen config dataclass, rejecting unknown keys with the list of valid ones."""
+    names = [f.name for f in dataclasses.fields(config_cls)]
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"unknown parameter(s) {unknown} for {config_cls.__name__}; "
+            f"valid parameters: {names}"
+        )
+    return config_cls(**kwargs)
+
+
+def check_choice(field: str, value: Any, allowed: Sequence[Any]) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise ConfigError(f"{field}={value!r} is not allowed; allowed values: {list(allowed)}")
+
+
+def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is an int in ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ConfigError(f"{field} must be an integer, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        raise ConfigError(f"{field}={value!r} is out of range; allowed: {lo}..{hi}")
+
+
+def check_bool(field: str, value: Any) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ConfigError(f"{field} must be True or False, got {value!r}")
+
+
+# ----------------------------------------------------------------------------------------
+# Game
+# ----------------------------------------------------------------------------------------
+
+
+class Game(ABC):
+    """Immutable rules of one game: a validated config plus its :class:`GameSpec`.
+
+    Subclasses set ``config_class`` and ``state_class`` and implement :meth:`_make_spec`.
+    ``Game(**params)`` or ``Game(config)`` both work; unknown or bad params raise
+    :class:`ConfigError`.
+    """
+
+    config_class: ClassVar[type]
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, config: Any = None, **params: Any) -> None:
+        if config is None:
+            config = config_from_kwargs(self.config_class, params)
+        elif params:
+            raise ConfigError("pass either a config object or keyword parameters, not both")
+        elif isinstance(config, Mapping):
+            config = config_from_kwargs(self.config_class, config)
+        elif not isinstance(config, self.config_class):
+            raise ConfigError(
+                f"config must be a {self.config_class.__name__} or a mapping, "
+                f"got {type(config).__name__}"
+            )
+        self.config = config
+        self.spec: GameSpec = self._make_spec()
+
+    @abstractmethod
+    def _make_spec(self) -> GameSpec:
+        """Return the GameSpec for ``self.config``."""
+
+    def new_initial_state(self) -> State:
+        """The position before the first action (may be a chance node)."""
+        return self.state_class(self)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state of this game from :meth:`State.to_dict` output."""
+        return self.state_class.from_dict(data, game=self)
+
+    @property
+    def num_players(self) -> int:
+        return self.spec.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.spec.num_actions
+
+    def params(self) -> dict[str, Any]:
+        """The config as a plain dict (JSON-friendly)."""
+        return _encode(dataclasses.asdict(self.config))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.config == self.config  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.config))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config!r})"
+
+
+# ----------------------------------------------------------------------------------------
+# State
+# ----------------------------------------------------------------------------------------
+
+
+class State(ABC):
+    """One position of a game.
+
+    Public API (the same for every game):
+        current_player, legal_actions_mask, legal_actions, chance_outcomes, apply_action,
+        is_terminal, scores, winners, returns, rewards, observation, info, clone,
+        to_dict / from_dict, resample, action_to_string, __str__.
+
+    Subclass hooks: ``_current_player``, ``_legal_mask``, ``_apply``, ``_observation``,
+    ``_scores``, ``_winners`` and, for chance games, ``_chance_outcomes``. Subclasses keep all
+    position data in instance attributes of JSON-friendly types (ints, floats, bools,
+    str, None, lists, tuples, dicts with str keys, numpy arrays) so that clone and
+    serialisation work without extra code; ``game`` is shared, never copied.
+    """
+
+    game: Game
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        n = game.spec.num_players
+        self._last_score_delta = np.zeros(n, dtype=np.float64)
+        self._last_win_delta = np.zeros(n, dtype=np.float64)
+        self.move_number = 0  # player actions applied so far
+
+    # ---- hooks --------------------------------------------------------------------------
+    @abstractmethod
+    def _current_player(self) -> int: ...
+
+    @abstractmethod
+    def _legal_mask(self) -> np.ndarray:
+        """int8 array of length num_actions; only called at a player node."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply an already-validated player action or chance outcome."""
+
+    @abstractmethod
+    def _observation(self, player: int) -> np.ndarray: ...
+
+    @abstractmethod
+    def _scores(self) -> np.ndarray:
+        """Game score per seat (float64), current value."""
+
+    @abstractmethod
+    def _winners(self) -> list[int]:
+        """Winning seats; only called at a terminal state."""
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
+
+    # ---- public protocol ---------------------------------------------------------------
+    def current_player(self) -> int:
+        """Seat to act, :data:`CHANCE`, or :data:`TERMINAL`."""
+        return self._current_player()
+
+    def is_terminal(self) -> bool:
+        return self._current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._current_player() == CHANCE
+
+    def legal_actions_mask(self) -> np.ndarray:
+        """int8 mask over ``Discrete(num_actions)``; all zeros at chance and terminal nodes."""
+        if self._current_player() < 0:
+            return np.zeros(self.game.spec.num_actions, dtype=np.int8)
+        return self._legal_mask()
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_actions_mask()).tolist()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node; ``[]`` elsewhere."""
+        if self._current_player() != CHANCE:
+            return []
+        return self._chance_outcomes()
+
+    def apply_action(self, action: int) -> None:
+        """Apply a player action or a chance outcome.
+
+        Raises :class:`IllegalActionError` (naming the action and the legal choices) and
+        changes nothing when the action is not legal here.
+        """
+        player = self._current_player()
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"action must be an integer, got {action!r}") from None
+        if a != action and not isinstance(action, (np.integer, np.ndarray)):
+            raise IllegalActionError(f"action must be an integer, got {action!r}")
+        if player == TERMINAL:
+            raise IllegalActionError(f"the game is over; action {a} cannot be applied")
+        if player == CHANCE:
+            outcomes = [o for o, _ in self._chance_outcomes()]
+            if a not in outcomes:
+                raise IllegalActionError(
+                    f"chance outcome {a} is not possible here; possible outcomes: {outcomes}"
+                )
+        else:
+            mask = self._legal_mask()
+            if not 0 <= a < mask.shape[0] or not mask[a]:
+                legal = np.flatnonzero(mask).tolist()
+                raise IllegalActionError(
+                    f"action {a} ({self._describe(a)}) is illegal for player {player}; "
+                    f"legal actions: {legal}"
+                )
+        before = self._scores().copy()
+        self._apply(a)
+        if player >= 0:
+            self.move_number += 1
+        self._last_score_delta = self._scores() - before
+        if self._current_player() == TERMINAL:  # the game just ended: the one win reward
+            self._last_win_delta = self.returns("win")
+        elif self._last_win_delta.any():
+            self._last_win_delta = np.zeros_like(self._last_win_delta)
+
+    def _describe(self, a: int) -> str:
+        try:
+            return self.action_to_string(a)
+        except Exception:  # noqa: BLE001 - describing must never mask the real error
+            return "out of range"
+
+    def scores(self) -> np.ndarray:
+        """Current game score per seat (float64 copy)."""
+        return np.array(self._scores(), dtype=np.float64)
+
+    def winners(self) -> list[int]:
+        """Winning seats (ties share the win); ``[]`` before the end."""
+        if not self.is_terminal():
+            return []
+        return list(self._winners())
+
+    def returns(self, mode: str = "win") -> np.ndarray:
+        """Per-seat return so far.
+
+        ``"win"``: zero until the end; then the winners share +1 and the others share -1
+        (all zero if everyone wins). ``"score"``: the game score.
+        """
+        if mode == "score":
+            return self.scores()
+        if mode != "win":
+            raise ConfigError(f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}")
+        n = self.game.spec.num_players
+        out = np.zeros(n, dtype=np.float64)
+        if not self.is_terminal():
+            return out
+        win = self._winners()
+        if 0 < len(win) < n:
+            out[:] = -1.0 / (n - len(win))
+            out[list(win)] = 1.0 / len(win)
+        return out
+
+    def rewards(self, mode: str = "win") -> np.ndarray:
+        """Per-seat reward produced by the last :meth:`apply_action` (player or chance)."""
+        if mode == "score":
+            return self._last_score_delta.copy()
+        if mode != "win":
+            raise ConfigError(f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}")
+        return self._last_win_delta.copy()
+
+    def observation(self, player: int) -> np.ndarray:
+        """What ``player`` may know, as a float32 array of ``spec.observation_shape``,
+        laid out from ``player``'s own point of view (own features first)."""
+        if not 0 <= player < self.game.spec.num_players:
+            raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
+        return self._observation(player)
+
+    def info(self) -> dict[str, Any]:
+        """Public facts about the last transition (e.g. end-of-round reports). Default: ``{}``."""
+        return {}
+
+    def action_to_string(self, action: int) -> str:
+        """Human-readable name of a player action (subclasses override)."""
+        return str(int(action))
+
+    def resample(self, player: int, rng: np.random.Generator) -> State:
+        """A state consistent with everything ``player`` knows (a determinisation).
+
+        Perfect-information games return a clone; hidden-information games override.
+        """
+        return self.clone()
+
+    # ---- copy / serialise ----------------------------------------------------------------
+    def clone(self) -> State:
+        """An independent copy; ``game`` is shared (it is immutable)."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if k == "game":
+                d[k] = v
+            elif isinstance(v, np.ndarray):
+                d[k] = v.copy()
+            elif isinstance(v, (list, dict, set)):
+                d[k] = copy.deepcopy(v)
+            else:
+                d[k] = v
+        return new
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> State:
+        new = self.clone()
+        new.game = memo.get(id(self.game), self.game)  # keep sharing the copied env's game
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable snapshot: game name, config and every position field."""
+        fields = {k: _encode(v) for k, v in self.__dict__.items() if k != "game"}
+        return {"game": self.game.spec.name, "config": self.game.params(), "state": fields}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
+        """Inverse of :meth:`to_dict`. Without ``game`` it is rebuilt from ``data["config"]``."""
+        if game is None:
+            game_cls = cls._game_class()
+            game = game_cls(dict(data["config"]))
+        new = object.__new__(cls)
+        new.game = game
+        for k, v in data["state"].items():
+            setattr(new, k, _decode(v))
+        return new
+
+    @classmethod
+    def _game_class(cls) -> type[Game]:
+        for sub in Game.__subclasses__():
+            for g in [sub, *_all_subclasses(sub)]:
+                if getattr(g, "state_class", None) is cls:
+                    return g
+        raise TypeError(f"no Game class declares state_class={cls.__name__}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return other.game == self.game and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} move={self.move_number} player={self.current_player()}>"
+
+
+def _all_subclasses(cls: type) -> list[type]:
+    out = []
+    for s in cls.__subclasses__():
+        out.append(s)
+        out.extend(_all_subclasses(s))
+    return out
+
+
+# ---- JSON encoding of position fields -----------------------------------------------------
+
+
+def _encode(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return {"__ndarray__": v.tolist(), "dtype": str(v.dtype), "shape": list(v.shape)}
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    if isinstance(v, tuple):
+        return {"__tuple__": [_encode(x) for x in v]}
+    if isinstance(v, (set, frozenset)):
+        return {"__set__": sorted(_encode(x) for x in v)}
+    if isinstance(v, list):
+        return [_encode(x) for x in v]
+    if isinstance(v, dict):
+        if not all(isinstance(k, str) for k in v):
+            return {"__items__": [[_encode(k), _encode(x)] for k, x in v.items()]}
+        return {k: _encode(x) for k, x in v.items()}
+    return v
+
+
+def _decode(v: Any) -> Any:
+    if isinstance(v, dict):
+        if "__ndarray__" in v:
+            return np.array(v["__ndarray__"], dtype=v["dtype"]).reshape(v["shape"])
+        if "__tuple__" in v:
+            return tuple(_decode(x) for x in v["__tuple__"])
+        if "__set__" in v:
+            return {_decode(x) for x in v["__set__"]}
+        if "__items__" in v:
+            return {_decode(k): _decode(x) for k, x in v["__items__"]}
+        return {k: _decode(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_decode(x) for x in v]
+    return v

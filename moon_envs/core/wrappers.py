@@ -1,0 +1,171 @@
+"""Single-agent Gymnasium view of a moon-envs AEC env, for SB3 / sb3-contrib.
+
+One *learner* plays a seat (drawn per episode unless fixed); the other seats are played
+inside :meth:`SingleAgentEnv.step` by opponents drawn from a pool. The learner's reward
+for a step is everything it received between its own two decisions, so a loss caused by
+an opponent's winning move reaches the learner on that step. ``action_masks()`` returns
+the learner's mask, as ``sb3_contrib.MaskablePPO`` expects.
+
+Opponents are any objects with ``act(view) -> int`` (see ``agents.base.Agent``) or plain
+callables ``f(view) -> int``; by default they play uniformly at random among legal
+actions, with the wrapper's seeded generator.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+
+from moon_envs.core.aec import MoonAECEnv
+from moon_envs.core.game import ConfigError
+from moon_envs.core.view import AgentView
+
+
+class _UniformRandom:
+    """Default opponent: a uniformly random legal action from the wrapper's generator."""
+
+    def __init__(self, rng_source: SingleAgentEnv) -> None:
+        self._src = rng_source
+
+    def act(self, view: AgentView) -> int:
+        legal = np.flatnonzero(view.action_mask)
+        return int(legal[self._src.np_random.integers(len(legal))])
+
+    def __repr__(self) -> str:
+        return "UniformRandom"
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """The AEC env ``env_id`` seen by one learner, the other seats played by opponents.
+
+    Args:
+        env_id: a registered id (``moon_envs.list_envs()``) or an already built
+            :class:`MoonAECEnv`.
+        opponents: the pool; for each episode every opponent seat draws one member
+            uniformly. ``None`` means uniform random play.
+        learner_seat: fixed seat of the learner, or ``None`` to draw it each episode.
+        **env_params: parameters for ``moon_envs.make(env_id, ...)``. Unlike the AEC env,
+            ``illegal_action`` defaults to ``"penalize"`` here: an illegal learner action
+            ends the episode with reward -1 and ``info["illegal_action"]``, so unmasked
+            samplers (``check_env``, plain PPO) run; MaskablePPO never triggers it.
+
+    Spaces: ``observation_space`` is the env's ``"observation"`` Box; ``action_space`` is
+    its ``Discrete``. ``info["action_mask"]`` and :meth:`action_masks` give the mask;
+    ``info["seat"]`` the learner's seat; at the end ``info["winners"]`` and
+    ``info["scores"]``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        env_id: str | MoonAECEnv,
+        opponents: Sequence[Any] | None = None,
+        learner_seat: int | None = None,
+        **env_params: Any,
+    ) -> None:
+        if isinstance(env_id, MoonAECEnv):
+            if env_params:
+                raise ConfigError("pass env parameters to make(), not with a built env")
+            self.aec = env_id
+        else:
+            from moon_envs.registry import make
+
+            # unmasked samplers (gymnasium's check_env, plain PPO) must not crash the run
+            env_params.setdefault("illegal_action", "penalize")
+            self.aec = make(env_id, **env_params)
+        self.render_mode = self.aec.render_mode
+        n = self.aec.game.spec.num_players
+        if learner_seat is not None and not (0 <= learner_seat < n):
+            raise ConfigError(f"learner_seat={learner_seat} is out of range; allowed: 0..{n - 1} or None")
+        self.learner_seat = learner_seat
+        self.opponents: list[Any] = list(opponents) if opponents else [_UniformRandom(self)]
+        agent0 = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(agent0)["observation"]
+        self.action_space = self.aec.action_space(agent0)
+        self.seat = 0
+        self._learner = agent0
+        self._seat_opponents: dict[str, Any] = {}
+
+    # ---- pool -------------------------------------------------------------------------------
+    def set_opponents(self, opponents: Sequence[Any]) -> None:
+        """Replace the opponent pool (takes effect at the next episode)."""
+        if not opponents:
+            raise ConfigError("opponents must be a non-empty sequence")
+        self.opponents = list(opponents)
+
+    def add_opponent(self, opponent: Any) -> None:
+        """Add a member to the opponent pool (e.g. a frozen snapshot of the learner)."""
+        self.opponents.append(opponent)
+
+    # ---- gymnasium API --------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        while True:
+            # every episode's chance events are drawn from the wrapper's own seeded stream
+            self.aec.reset(seed=int(self.np_random.integers(2**31 - 1)))
+            n = len(self.aec.possible_agents)
+            self.seat = (
+                self.learner_seat if self.learner_seat is not None else int(self.np_random.integers(n))
+            )
+            self._learner = self.aec.possible_agents[self.seat]
+            self._seat_opponents = {
+                a: self.opponents[int(self.np_random.integers(len(self.opponents)))]
+                for a in self.aec.possible_agents
+                if a != self._learner
+            }
+            self._play_opponents()
+            if not self.aec.terminations[self._learner]:
+                break  # the learner has a decision to make
+        self.aec._cumulative_rewards[self._learner] = 0.0
+        return self._obs(), self._info()
+
+    def step(self, action: Any):
+        aec = self.aec
+        if aec.agent_selection != self._learner or aec.terminations.get(self._learner, True):
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        aec.step(int(action))
+        self._play_opponents()
+        reward = float(aec._cumulative_rewards[self._learner])
+        aec._cumulative_rewards[self._learner] = 0.0
+        terminated = bool(aec.terminations[self._learner])
+        truncated = bool(aec.truncations[self._learner])
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def _play_opponents(self) -> None:
+        aec = self.aec
+        while aec.agent_selection != self._learner and not aec.terminations[aec.agent_selection]:
+            agent = aec.agent_selection
+            opp = self._seat_opponents[agent]
+            view = aec.agent_view(agent)
+            action = opp.act(view) if hasattr(opp, "act") else opp(view)
+            aec.step(int(action))
+
+    def _obs(self) -> np.ndarray:
+        return self.aec.state.observation(self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        state = self.aec.state
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
+        info.update(self.aec.infos.get(self._learner, {}))
+        if state.is_terminal():
+            info["winners"] = state.winners()
+            info["scores"] = state.scores().tolist()
+            info["won"] = self.seat in info["winners"]
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (all False once the game is over)."""
+        state = self.aec.state
+        if state.current_player() == self.seat:
+            return state.legal_actions_mask().astype(bool)
+        return np.zeros(self.action_space.n, dtype=bool)
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+

@@ -1,0 +1,154 @@
+"""Versioned environment ids -> factories, with their documentation.
+
+``make(env_id, **params)`` builds a PettingZoo AEC env; ``make_single_agent`` builds the
+single-agent Gymnasium view used for SB3 training. Every id is also registered with
+PettingZoo's registry (``pettingzoo.make("aec", "moon_envs/<id>")``, where the installed
+PettingZoo has ``pettingzoo.register``) and with Gymnasium's (``gymnasium.make(
+"moon_envs/<Name>-v<N>")``, the single-agent view against random opponents).
+
+An id ends in ``_v<N>``; the number changes whenever a change could alter results
+(rules, observation or action layout, rewards), as in PettingZoo.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+from moon_envs.core.aec import ENV_PARAMS, MoonAECEnv
+from moon_envs.core.game import ConfigError
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered environment.
+
+    Attributes:
+        id: versioned id, e.g. ``"jupiter_v0"``.
+        module: the module holding ``raw_env`` and the documentation page.
+        summary: one line for ``list_envs`` and the README table.
+        gym_id: the Gymnasium id of the single-agent view.
+        defaults: keyword defaults applied before the user's (presets).
+    """
+
+    id: str
+    module: str
+    summary: str
+    gym_id: str
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+    def env_class(self) -> type[MoonAECEnv]:
+        return importlib.import_module(self.module).raw_env
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(importlib.import_module(self.module)) or ""
+
+
+_ENVS: dict[str, EnvEntry] = {}
+
+
+def register(entry: EnvEntry) -> None:
+    """Add an environment to the moon-envs registry (and PettingZoo's / Gymnasium's)."""
+    _ENVS[entry.id] = entry
+    _register_pettingzoo(entry)
+    _register_gymnasium(entry)
+
+
+def list_envs() -> list[str]:
+    """All registered environment ids, sorted."""
+    return sorted(_ENVS)
+
+
+def get_entry(env_id: str) -> EnvEntry:
+    """The :class:`EnvEntry` of ``env_id``; an unknown id lists the valid ones."""
+    try:
+        return _ENVS[env_id]
+    except KeyError:
+        raise ConfigError(
+            f"unknown environment id {env_id!r}; registered ids: {list_envs()}"
+        ) from None
+
+
+def valid_params(env_id: str) -> list[str]:
+    """Names of the parameters ``make(env_id, ...)`` accepts."""
+    import dataclasses
+
+    cls = get_entry(env_id).env_class()
+    return [*ENV_PARAMS, *(f.name for f in dataclasses.fields(cls.game_class.config_class))]
+
+
+def make(env_id: str, **params: Any) -> MoonAECEnv:
+    """Build the PettingZoo AEC environment ``env_id`` with ``params``.
+
+    ``params`` are the env's (``render_mode``, ``reward_mode``, ``illegal_action``) and the
+    game's own; an unknown name raises :class:`ConfigError` listing the valid ones.
+    """
+    entry = get_entry(env_id)
+    cls = entry.env_class()
+    unknown = sorted(set(params) - set(valid_params(env_id)))
+    if unknown:
+        raise ConfigError(
+            f"unknown parameter(s) {unknown} for {env_id}; valid parameters: {valid_params(env_id)}"
+        )
+    return cls(**{**entry.defaults, **params})
+
+
+def make_single_agent(env_id: str, **kwargs: Any):
+    """The single-agent Gymnasium view of ``env_id`` (see :class:`SingleAgentEnv`).
+
+    ``kwargs`` are :class:`~moon_envs.core.wrappers.SingleAgentEnv`'s (``opponents``,
+    ``learner_seat``) plus the env parameters of :func:`make`.
+    """
+    from moon_envs.core.wrappers import SingleAgentEnv
+
+    return SingleAgentEnv(env_id, **kwargs)
+
+
+def _register_pettingzoo(entry: EnvEntry) -> None:
+    try:
+        import pettingzoo
+    except ImportError:  # pragma: no cover - pettingzoo is a core dependency
+        return
+    reg = getattr(pettingzoo, "register", None)
+    if reg is None:  # older PettingZoo without a registry
+        return
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # re-registration on reload
+        reg("aec", f"moon_envs/{entry.id}", entry_point=_aec_factory(entry.id))
+
+
+def _aec_factory(env_id: str):
+    def factory(**params: Any) -> MoonAECEnv:
+        return make(env_id, **params)
+
+    factory.__name__ = f"make_{env_id}"
+    return factory
+
+
+def _register_gymnasium(entry: EnvEntry) -> None:
+    import gymnasium
+
+    if entry.gym_id in gymnasium.registry:
+        return
+    gymnasium.register(
+        id=entry.gym_id,
+        entry_point="moon_envs.core.wrappers:SingleAgentEnv",
+        kwargs={"env_id": entry.id},
+    )
+
+
+# ---- the collection -------------------------------------------------------------------------
+
+register(
+    EnvEntry(
+        id="jupiter_v0",
+        module="moon_envs.jupiter.env",
+        summary="Jupiter (Knizia): probes and dice on a grid, 2-4 players, chance.",
+        gym_id="moon_envs/Jupiter-v0",
+    )
+)
