@@ -152,3 +152,19 @@ register(
         gym_id="moon_envs/Jupiter-v0",
     )
 )
+register(
+    EnvEntry(
+        id="moonstar_v0",
+        module="moon_envs.moonstar.env",
+        summary="Moonstar (Randolph): bid, then move moons with dice; Games 1-12 as parameters.",
+        gym_id="moon_envs/Moonstar-v0",
+    )
+)
+register(
+    EnvEntry(
+        id="moon_harvesters_v0",
+        module="moon_envs.moon_harvesters.env",
+        summary="Moon Harvesters: polyomino placement on a 12x12/12x16 grid, 2-4 players.",
+        gym_id="moon_envs/MoonHarvesters-v0",
+    )
+)

@@ -1,0 +1,58 @@
+"""Agent names -> agent classes, per game, for the CLI, configs and tournaments.
+
+An agent spec is a string:
+
+* ``"random"``                     uniform over legal actions (every game);
+* ``"greedy"`` / ``"heuristic"``   the game's heuristic baseline;
+* ``"oracle"``                     Moonstar's solver-backed agent;
+* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``).
+
+Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
+``act(view)`` (see :mod:`agents.base`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from moon_envs.core.game import ConfigError
+
+# game name (GameSpec.name) -> agent name -> "module:Class"
+_BY_GAME: dict[str, dict[str, str]] = {
+    "jupiter": {"greedy": "agents.heuristics.jupiter:GreedyAgent"},
+    "moonstar": {
+        "heuristic": "agents.heuristics.moonstar:MoonstarHeuristicAgent",
+        "oracle": "agents.heuristics.moonstar:MoonstarOracleAgent",
+    },
+    "moon_harvesters": {"greedy": "agents.heuristics.moon_harvesters:HarvestersGreedyAgent"},
+}
+_ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
+_ANY_GAME = {"random": "agents.random_agent:RandomAgent"}
+
+
+def agent_names(game: str) -> list[str]:
+    """Agent names usable with ``game`` (besides ``ppo:PATH``)."""
+    names = set(_ANY_GAME) | set(_BY_GAME.get(game, {}))
+    names |= {a for a, b in _ALIASES.items() if b in names}
+    return sorted(names)
+
+
+def _load(path: str) -> type:
+    module, cls = path.split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_agent(spec: str, game: str, seed: int | None = None, name: str | None = None) -> Any:
+    """Build the agent named by ``spec`` for ``game`` (a ``GameSpec.name``)."""
+    if spec.startswith("ppo:"):
+        from agents.policy import PolicyAgent
+
+        return PolicyAgent.load(spec[4:], name=name or spec, seed=seed)
+    table = {**_ANY_GAME, **_BY_GAME.get(game, {})}
+    key = spec if spec in table else _ALIASES.get(spec)
+    if key not in table:
+        raise ConfigError(
+            f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} or 'ppo:PATH'"
+        )
+    return _load(table[key])(seed=seed, name=name or spec)
