@@ -45,18 +45,19 @@ class GreedyAgent:
         n = g.config.num_players
         c = g.num_cells
         lines = g.lines.astype(np.int64)
-        empty = (state.owner < 0) & (state.die == 0)
+        empty = state.cell == 0
         values = np.full(2 * c + 1, -np.inf)
 
         # probe on each cell: my gain = signed pips in its lines
-        gain = lines @ g.face_value[state.die]
+        gain = lines @ g.code_value[state.cell]
         mine = _clamped(state.points[seat], gain) if g.config.black_moons else gain
         values[:c] = np.where(empty, mine, -np.inf)
 
         # a die of each face on each cell: gain per player = probes in line * value
         owners = np.zeros((c, n), dtype=np.int64)
-        placed = state.owner >= 0
-        owners[np.flatnonzero(placed), state.owner[placed]] = 1
+        owner = state.owner
+        placed = owner >= 0
+        owners[np.flatnonzero(placed), owner[placed]] = 1
         counts = lines @ owners  # (cells, players)
 
         def die_values(face: int) -> np.ndarray:

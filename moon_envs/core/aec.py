@@ -148,42 +148,21 @@ class MoonAECEnv(AECEnv):
                 f"{agent} is to move and must choose an action; None is only accepted from "
                 f"an agent whose game is over. Legal actions: {state.legal_actions()}"
             )
-        legal = self._is_legal(state, action)
-        if not legal:
+        try:
+            state.apply_action(action)  # validates first; raises with the state untouched
+        except IllegalActionError as err:
             if self.illegal_action == "penalize":
                 self._penalize(agent, action)
                 return
-            raise IllegalActionError(
-                f"{agent} chose illegal action {action!r} "
-                f"({self._describe(state, action)}); legal actions: {state.legal_actions()}"
-            )
+            raise IllegalActionError(f"{agent}: {err}") from None
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action(action)
         r = state.rewards(self.reward_mode)
         more = self._resolve_chance()
         if more is not None:
             r = r + more
-        rewards = self.rewards
-        for i, a in enumerate(self.possible_agents):
-            rewards[a] = float(r[i])
+        self.rewards = dict(zip(self.possible_agents, r.tolist()))
         self._after_transition(mover_seat=seat)
         self._accumulate_rewards()
-
-    def _is_legal(self, state: State, action: Any) -> bool:
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            return False
-        if a != action:
-            return False
-        return 0 <= a < self.game.spec.num_actions and bool(state.legal_actions_mask()[a])
-
-    @staticmethod
-    def _describe(state: State, action: Any) -> str:
-        try:
-            return state.action_to_string(int(action))
-        except Exception:  # noqa: BLE001 - the error message must not fail
-            return "not an action of this game"
 
     def _penalize(self, agent: str, action: Any) -> None:
         for a in self.agents:

@@ -203,7 +203,7 @@ class State(ABC):
         self.game = game
         n = game.spec.num_players
         self._last_score_delta = np.zeros(n, dtype=np.float64)
-        self._last_win_delta = np.zeros(n, dtype=np.float64)
+        self._last_win_delta: np.ndarray | None = None  # set only by the game-ending action
         self.move_number = 0  # player actions applied so far
 
     # ---- hooks --------------------------------------------------------------------------
@@ -223,7 +223,7 @@ class State(ABC):
 
     @abstractmethod
     def _scores(self) -> np.ndarray:
-        """Game score per seat (float64), current value."""
+        """Game score per seat, current value (may be the live internal array)."""
 
     @abstractmethod
     def _winners(self) -> list[int]:
@@ -287,15 +287,15 @@ class State(ABC):
                     f"action {a} ({self._describe(a)}) is illegal for player {player}; "
                     f"legal actions: {legal}"
                 )
-        before = self._scores().copy()
+        before = np.array(self._scores(), dtype=np.float64)
         self._apply(a)
         if player >= 0:
             self.move_number += 1
         self._last_score_delta = self._scores() - before
         if self._current_player() == TERMINAL:  # the game just ended: the one win reward
             self._last_win_delta = self.returns("win")
-        elif self._last_win_delta.any():
-            self._last_win_delta = np.zeros_like(self._last_win_delta)
+        elif self._last_win_delta is not None:
+            self._last_win_delta = None
 
     def _describe(self, a: int) -> str:
         try:
@@ -339,6 +339,8 @@ class State(ABC):
             return self._last_score_delta.copy()
         if mode != "win":
             raise ConfigError(f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}")
+        if self._last_win_delta is None:
+            return np.zeros(self.game.spec.num_players, dtype=np.float64)
         return self._last_win_delta.copy()
 
     def observation(self, player: int) -> np.ndarray:

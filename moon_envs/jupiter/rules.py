@@ -16,6 +16,7 @@ probe and die has been used.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +35,8 @@ ROWS = 4
 COLS_BY_PLAYERS = {2: 4, 3: 5, 4: 6}
 FULL_COLS = 6
 NUM_FACES = 6
+EMPTY = 0
+PROBE = 7  # cell code of seat s's probe is PROBE + s
 
 # stages
 _START, _MOVE, _ROLLING, _ROLLED, _OVER = "start", "move", "rolling", "rolled", "over"
@@ -85,15 +88,35 @@ class JupiterGame(Game):
         rr, cc = np.divmod(np.arange(self.num_cells), self.cols)
         same_line = (rr[:, None] == rr[None, :]) | (cc[:, None] == cc[None, :])
         np.fill_diagonal(same_line, False)
-        self.lines = same_line  # lines[c] = cells sharing a row or column with c
-        # signed value of each face 0..6 (0 = no die)
-        signed = np.arange(NUM_FACES + 1, dtype=np.int64)
+        self.lines = same_line  # lines[c, d]: cells c and d share a row or a column
+        self.line_cells = [np.flatnonzero(row) for row in same_line]
+        n = cfg.num_players
+        # Cell codes (State.cell): 0 empty, 1..6 a die with that face, PROBE + s a probe of seat s.
+        codes = PROBE + n
+        signed = np.zeros(codes, dtype=np.int64)
+        signed[1 : NUM_FACES + 1] = np.arange(1, NUM_FACES + 1)
         if cfg.black_moons:
             signed[3], signed[4] = -3, -4
-        self.face_value = signed
-        n = cfg.num_players
+        self.face_value = signed[: NUM_FACES + 1]  # signed value of faces 0..6 (0 = no die)
+        self.code_value = signed  # signed die value of each cell code (0 for probes, empty)
+        self.code_value_list = signed.tolist()
+        self.code_owner = np.full(codes, -1, dtype=np.int8)
+        self.code_owner[PROBE:] = np.arange(n)
+        # observation channel of each code, per observer: probes rotated so "me" is 0
         self.num_channels = n + NUM_FACES + 1  # probe per seat, die face one-hot, empty
-        self._eye = np.eye(self.num_channels, dtype=np.float32)
+        lut = np.empty((n, codes), dtype=np.int64)
+        for p in range(n):
+            lut[p, EMPTY] = n + NUM_FACES
+            lut[p, 1 : NUM_FACES + 1] = n + np.arange(NUM_FACES)
+            lut[p, PROBE:] = (np.arange(n) - p) % n
+        # flat index of the one-hot entry of each (observer, code, cell)
+        base = np.arange(self.num_cells) * self.num_channels
+        # onehot_index[p][c * codes + code]: where observer p's 1 goes for cell c holding code
+        self.onehot_index = (lut[:, None, :] + base[None, :, None]).reshape(n, -1)
+        self.cell_offset = np.arange(self.num_cells) * codes
+        self.first_player_outcomes = [(s, 1.0 / n) for s in range(n)]
+        self.face_outcomes = [(f, 1.0 / NUM_FACES) for f in range(NUM_FACES)]  # f -> pips f+1
+        self.obs_len = self.spec.observation_shape[0]
 
     def _make_spec(self) -> GameSpec:
         cfg = self.config
@@ -133,7 +156,8 @@ class JupiterGame(Game):
 class JupiterState(State):
     """A Jupiter position. Fields (all public, read-only for users):
 
-    ``owner[cell]`` seat of the probe there or -1; ``die[cell]`` pips 1..6 there or 0;
+    ``cell[c]`` what lies on cell c: 0 empty, 1..6 a die with that face, ``PROBE + s`` a probe
+    of seat s (``owner`` and ``die`` give the same as per-cell arrays);
     ``probes_left[seat]``; ``dice_left``; ``points[seat]`` (integer scores);
     ``player`` the seat to move; ``stage``; ``rolled`` the die waiting to be placed (0: none).
     """
@@ -144,15 +168,34 @@ class JupiterState(State):
         super().__init__(game)
         cfg = game.config
         n = cfg.num_players
-        self.owner = np.full(game.num_cells, -1, dtype=np.int8)
-        self.die = np.zeros(game.num_cells, dtype=np.int8)
+        self.cell = np.zeros(game.num_cells, dtype=np.int8)
+        self.empty_cells = game.num_cells
         self.probes_left = np.full(n, cfg.num_probes, dtype=np.int16)
         self.dice_left = cfg.num_dice
         self.points = np.zeros(n, dtype=np.int64)
         self.player = 0
         self.rolled = 0
         self.stage = _START if cfg.random_first_player else _MOVE
-        self.last_action = ""
+        self.last_action: tuple = ()  # (kind, seat, value, cell) of the last event, for text
+
+    @property
+    def owner(self) -> np.ndarray:
+        """Seat of the probe on each cell, -1 where there is none."""
+        return self.game.code_owner[self.cell]
+
+    @property
+    def die(self) -> np.ndarray:
+        """Face of the die on each cell, 0 where there is none."""
+        return np.where((self.cell >= 1) & (self.cell <= NUM_FACES), self.cell, 0).astype(np.int8)
+
+    def place(self, cell: int, seat: int | None = None, face: int | None = None) -> None:
+        """Put a probe of ``seat`` or a die ``face`` on ``cell`` without scoring (for
+        building positions by hand, e.g. in tests)."""
+        if (seat is None) == (face is None):
+            raise ValueError("give exactly one of seat or face")
+        if self.cell[cell] == EMPTY:
+            self.empty_cells -= 1
+        self.cell[cell] = PROBE + seat if seat is not None else face
 
     # ---- protocol hooks ------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -165,16 +208,14 @@ class JupiterState(State):
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         if self.stage == _START:
-            n = self.game.config.num_players
-            return [(s, 1.0 / n) for s in range(n)]
-        return [(f, 1.0 / NUM_FACES) for f in range(NUM_FACES)]  # outcome f = pips f+1
+            return list(self.game.first_player_outcomes)
+        return list(self.game.face_outcomes)  # outcome f = pips f + 1
 
     def _legal_mask(self) -> np.ndarray:
         g = self.game
         c = g.num_cells
         mask = np.zeros(2 * c + 1, dtype=np.int8)
-        empty = self.owner < 0
-        empty &= self.die == 0
+        empty = self.cell == EMPTY
         if self.stage == _ROLLED:
             mask[c : 2 * c] = empty
         else:
@@ -190,35 +231,37 @@ class JupiterState(State):
         if stage == _START:
             self.player = action
             self.stage = _MOVE
-            self.last_action = f"player_{action} starts"
+            self.last_action = ("start", action, 0, -1)
             return
         if stage == _ROLLING:
             self.rolled = action + 1
             self.stage = _ROLLED
-            self.last_action = f"player_{self.player} rolls a {self.rolled}"
+            self.last_action = ("roll", self.player, self.rolled, -1)
             return
         c = g.num_cells
         p = self.player
         if action == 2 * c:  # roll
             self.dice_left -= 1
             self.stage = _ROLLING
-            self.last_action = f"player_{p} takes a die"
+            self.last_action = ("take", p, 0, -1)
             return
         if action < c:  # place a probe
             cell = action
-            gain = int(g.face_value[self.die[g.lines[cell]]].sum())
-            self.owner[cell] = p
+            value = g.code_value_list
+            gain = sum([value[x] for x in self.cell[g.line_cells[cell]].tolist()])
+            self.cell[cell] = PROBE + p
             self.probes_left[p] -= 1
             self.points[p] += gain
-            self.last_action = f"player_{p} probes {g.cell_name(cell)} (+{gain})"
+            self.last_action = ("probe", p, gain, cell)
         else:  # place the rolled die
             cell = action - c
             value = int(g.face_value[self.rolled])
-            self.die[cell] = self.rolled
-            owners = self.owner[g.lines[cell]]
-            counts = np.bincount(owners[owners >= 0], minlength=g.config.num_players)
-            self.points += counts * value
-            self.last_action = f"player_{p} puts the {self.rolled} on {g.cell_name(cell)}"
+            self.cell[cell] = self.rolled
+            points = self.points
+            for code in self.cell[g.line_cells[cell]].tolist():
+                if code >= PROBE:
+                    points[code - PROBE] += value
+            self.last_action = ("die", p, self.rolled, cell)
             self.rolled = 0
         if g.config.black_moons:
             np.maximum(self.points, 0, out=self.points)
@@ -228,7 +271,8 @@ class JupiterState(State):
         g = self.game
         n = g.config.num_players
         self.stage = _MOVE
-        if not ((self.owner < 0) & (self.die == 0)).any():
+        self.empty_cells -= 1
+        if self.empty_cells == 0:
             self.stage = _OVER
             return
         for k in range(1, n + 1):
@@ -239,7 +283,7 @@ class JupiterState(State):
         self.stage = _OVER  # nobody holds a probe and no die is left
 
     def _scores(self) -> np.ndarray:
-        return self.points.astype(np.float64)
+        return self.points
 
     def _winners(self) -> list[int]:
         best = self.points.max()
@@ -247,31 +291,26 @@ class JupiterState(State):
 
     def _observation(self, player: int) -> np.ndarray:
         g = self.game
-        n = g.config.num_players
-        # channel per cell: probe of seat (player+k) -> k; die f -> n+f-1; empty -> n+6
-        rel_owner = (self.owner.astype(np.int16) - player) % n
-        ch = np.where(
-            self.owner >= 0, rel_owner, np.where(self.die > 0, n + self.die - 1, n + NUM_FACES)
-        )
-        board = g._eye[ch].ravel()
-        order = (np.arange(n) + player) % n
-        pts = self.points[order].astype(np.float32)
-        others = np.delete(pts, 0)
-        lead = pts[0] - others.max()
-        rolled = np.zeros(NUM_FACES, dtype=np.float32)
+        cfg = g.config
+        n = cfg.num_players
+        out = np.zeros(g.obs_len, dtype=np.float32)
+        cells = g.num_cells
+        out[g.onehot_index[player].take(g.cell_offset + self.cell)] = 1.0
+        k = cells * g.num_channels
+        pts = self.points.tolist()
+        left = self.probes_left.tolist()
+        order = [(player + i) % n for i in range(n)]
+        tail = [left[q] / cfg.num_probes for q in order]
+        tail.append(self.dice_left / cfg.num_dice)
+        tail += [0.0] * NUM_FACES
         if self.rolled:
-            rolled[self.rolled - 1] = 1.0
-        tail = np.concatenate(
-            [
-                self.probes_left[order] / g.config.num_probes,
-                [self.dice_left / g.config.num_dice],
-                rolled,
-                np.tanh(pts / 50.0),
-                [np.tanh(lead / 20.0)],
-                [float(g.config.black_moons), float(g.config.expanding_universe)],
-            ]
-        ).astype(np.float32)
-        return np.concatenate([board, tail])
+            tail[n + self.rolled] = 1.0
+        tail += [math.tanh(pts[q] / 50.0) for q in order]
+        tail.append(math.tanh((pts[player] - max(pts[q] for q in order[1:])) / 20.0))
+        tail.append(float(cfg.black_moons))
+        tail.append(float(cfg.expanding_universe))
+        out[k:] = tail
+        return out
 
     # ---- text --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -286,18 +325,31 @@ class JupiterState(State):
             return f"die on {g.cell_name(a - c)}"
         raise ValueError(f"action {a} is out of range 0..{2 * c}")
 
+    def describe_event(self, event: tuple) -> str:
+        """Text of a ``last_action`` tuple."""
+        kind, p, value, cell = event
+        where = self.game.cell_name(cell) if cell >= 0 else ""
+        return {
+            "start": f"player_{p} starts",
+            "take": f"player_{p} takes a die",
+            "roll": f"player_{p} rolls a {value}",
+            "probe": f"player_{p} probes {where} ({value:+d})",
+            "die": f"player_{p} puts the {value} on {where}",
+        }[kind]
+
     def __str__(self) -> str:
         g = self.game
         letters = "abcd"
+        owner, die = self.owner, self.die
         lines = ["    " + " ".join(f"{'ABCDEF'[c]:>2}" for c in range(g.cols))]
         for r in range(g.rows):
             row = []
             for c in range(g.cols):
                 cell = r * g.cols + c
-                if self.owner[cell] >= 0:
-                    row.append(f"{letters[self.owner[cell]]:>2}")
-                elif self.die[cell]:
-                    row.append(f"{self.die[cell]:>2}")
+                if owner[cell] >= 0:
+                    row.append(f"{letters[owner[cell]]:>2}")
+                elif die[cell]:
+                    row.append(f"{die[cell]:>2}")
                 else:
                     row.append(" .")
             lines.append(f"{r + 1:>3} " + " ".join(row))
@@ -315,7 +367,7 @@ class JupiterState(State):
             status += f"; game over, winner(s): {', '.join(f'player_{w}' for w in self._winners())}"
         lines.append(status)
         if self.last_action:
-            lines.append(f"last: {self.last_action}")
+            lines.append(f"last: {self.describe_event(self.last_action)}")
         return "\n".join(lines)
 
 
