@@ -43,7 +43,7 @@ for each cell a one-hot of ``n + 7`` channels (probe of me, of the next player, 
 die showing 1..6; empty), then per player (me first) probes left / probes, dice left /
 dice, a one-hot of the die waiting to be placed, ``tanh(score / 50)`` per player (me
 first), ``tanh((my score - best other) / 20)``, and the two variant flags.
-``L = cells * (n + 7) + 2n + 10``: 154 for 2 players.
+``L = cells * (n + 7) + 2n + 10``: 158 for 2 players.
 
 Rewards
 -------

@@ -36,7 +36,7 @@ def test_four_player_expanding_universe_is_the_plain_board():
 def test_spaces_match_the_documented_sizes():
     env = moon_envs.make("jupiter_v0")
     space = env.observation_space("player_0")
-    assert space["observation"].shape == (154,)
+    assert space["observation"].shape == (158,)
     assert space["action_mask"].shape == (33,)
     assert env.action_space("player_0").n == 33
 
