@@ -420,9 +420,9 @@ class HarvestersState(State):
 
     def _feat_craters(self, p: int) -> None:
         g = self.game
-        scale = 1.0 / max(1, g.config.num_craters)
-        self.feat[g.off_pool] = self.crater_pool * scale
-        self.feat[g.off_held + p] = self.craters_held[p] * scale
+        total = max(1, g.config.num_craters)
+        self.feat[g.off_pool] = self.crater_pool / total
+        self.feat[g.off_held + p] = self.craters_held[p] / total
 
     def _start_first_deposits(self) -> None:
         self.player = 0
@@ -523,13 +523,10 @@ class HarvestersState(State):
         out[n * c : (n + 1) * c] = self.crater
         out[(n + 1) * c : (n + 2) * c] = self.deposit
         i = (n + 2) * c
-        out[i : i + n] = self.placed[order]
-        out[i : i + n] *= -1.0 / cfg.pieces_per_kind
-        out[i : i + n] += 1.0
+        out[i : i + n] = 1.0 - self.placed[order] / cfg.pieces_per_kind
         i += n
         out[i] = self.supply / max(1, cfg.num_deposits)
-        out[i + 1 : i + 1 + n] = self.collected[order]
-        out[i + 1 : i + 1 + n] *= 1.0 / max(1, cfg.num_deposits)
+        out[i + 1 : i + 1 + n] = self.collected[order] / max(1, cfg.num_deposits)
         i += 1 + n
         out[i : i + len(PHASES)] = 0.0
         if self.phase in PHASES:
@@ -541,8 +538,7 @@ class HarvestersState(State):
         out[i : i + k] = self.on_offer
         i += k
         out[i] = self.crater_pool / max(1, cfg.num_craters)
-        out[i + 1 : i + 1 + n] = self.craters_held[order]
-        out[i + 1 : i + 1 + n] *= 1.0 / max(1, cfg.num_craters)
+        out[i + 1 : i + 1 + n] = self.craters_held[order] / max(1, cfg.num_craters)
         out[i + 1 + n] = self.deposits_due / max(1, cfg.deposits_per_turn, cfg.first_deposits)
         return out
 
