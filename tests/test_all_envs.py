@@ -261,3 +261,17 @@ def test_single_agent_view_gives_the_learner_its_own_reward(env_id):
 def test_unknown_env_id_lists_valid_ones():
     with pytest.raises(ConfigError, match="jupiter_v0"):
         moon_envs.make("jupyter_v0")
+
+
+def test_fast_legality_check_agrees_with_the_mask(env_id):
+    """Games may override ``_is_legal`` for speed; it must say exactly what the mask says."""
+    for seed in range(6):
+        state = moon_envs.make(env_id).game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            if state.current_player() >= 0:
+                mask = state.legal_actions_mask()
+                for a in range(-1, mask.size + 1):
+                    expected = 0 <= a < mask.size and bool(mask[a])
+                    assert state._is_legal(a) == expected, (a, str(state))
+            step_state(state, rng)

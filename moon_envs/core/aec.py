@@ -190,7 +190,7 @@ class MoonAECEnv(AECEnv):
                 if u < acc:
                     choice = o
                     break
-            state.apply_action(choice)
+            state.apply_chance_outcome(choice)
             r = state.rewards(self.reward_mode)
             total = r if total is None else total + r
         return total

@@ -232,6 +232,11 @@ class State(ABC):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
 
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal for the player to move (override to skip the mask)."""
+        mask = self._legal_mask()
+        return 0 <= action < mask.shape[0] and bool(mask[action])
+
     # ---- public protocol ---------------------------------------------------------------
     def current_player(self) -> int:
         """Seat to act, :data:`CHANCE`, or :data:`TERMINAL`."""
@@ -279,14 +284,20 @@ class State(ABC):
                 raise IllegalActionError(
                     f"chance outcome {a} is not possible here; possible outcomes: {outcomes}"
                 )
-        else:
-            mask = self._legal_mask()
-            if not 0 <= a < mask.shape[0] or not mask[a]:
-                legal = np.flatnonzero(mask).tolist()
-                raise IllegalActionError(
-                    f"action {a} ({self._describe(a)}) is illegal for player {player}; "
-                    f"legal actions: {legal}"
-                )
+        elif not self._is_legal(a):
+            legal = np.flatnonzero(self._legal_mask()).tolist()
+            raise IllegalActionError(
+                f"action {a} ({self._describe(a)}) is illegal for player {player}; "
+                f"legal actions: {legal}"
+            )
+        self._apply_checked(a, player)
+
+    def apply_chance_outcome(self, outcome: int) -> None:
+        """Apply an outcome taken from :meth:`chance_outcomes` without re-checking it
+        (for samplers that drew it from that very list)."""
+        self._apply_checked(int(outcome), CHANCE)
+
+    def _apply_checked(self, a: int, player: int) -> None:
         before = np.array(self._scores(), dtype=np.float64)
         self._apply(a)
         if player >= 0:

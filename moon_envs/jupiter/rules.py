@@ -225,6 +225,14 @@ class JupiterState(State):
                 mask[2 * c] = 1
         return mask
 
+    def _is_legal(self, action: int) -> bool:
+        c = self.game.num_cells
+        if self.stage == _ROLLED:
+            return c <= action < 2 * c and self.cell[action - c] == EMPTY
+        if 0 <= action < c:
+            return self.probes_left[self.player] > 0 and self.cell[action] == EMPTY
+        return action == 2 * c and self.dice_left > 0
+
     def _apply(self, action: int) -> None:
         g = self.game
         stage = self.stage
