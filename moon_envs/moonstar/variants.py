@@ -252,6 +252,8 @@ class MoonstarConfig:
             ``"random"`` (uniform chance placement).
         first_organizer: ``"roll"`` (four-dice roll, a chance node) or a seat number.
         max_rounds: the game also ends after this many rounds (highest score wins).
+        solver_info: solve each round exactly when the auction ends, to report the best
+            total and the regret in ``info`` (False saves the solver's time).
     """
 
     num_players: int = 4
@@ -271,6 +273,7 @@ class MoonstarConfig:
     setup: str = "organizer"
     first_organizer: Any = "roll"
     max_rounds: int = 100
+    solver_info: bool = True
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -293,6 +296,7 @@ class MoonstarConfig:
         if self.first_organizer != "roll":
             check_int("first_organizer", self.first_organizer, 0, self.num_players - 1)
         check_int("max_rounds", self.max_rounds, 1, 10_000)
+        check_bool("solver_info", self.solver_info)
         base = round_rules_from({f: getattr(self, f) for f in ROUND_FIELDS})
         base.validate()
         set_(self, "planets", base.planets)
