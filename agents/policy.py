@@ -83,8 +83,13 @@ class PolicyAgent:
         cls, model: Any, name: str = "snapshot", seed: int | None = None, deterministic: bool = True
     ) -> PolicyAgent:
         """A frozen copy of ``model``'s current policy: later training does not change it."""
-        policy = copy.deepcopy(model.policy)
-        policy.optimizer = None  # a frozen snapshot never trains; drop the optimizer state
+        import torch
+
+        live = model.policy
+        with torch.random.fork_rng(devices=[]):  # building a policy must not move torch's RNG
+            policy = type(live)(**live._get_constructor_parameters())
+        policy.load_state_dict(copy.deepcopy(live.state_dict()))
+        policy.to("cpu")
         policy.set_training_mode(False)
         for param in policy.parameters():
             param.requires_grad_(False)

@@ -230,8 +230,11 @@ def _make_callback_class():
                 try:
                     from tqdm import tqdm
 
+                    budget = self.cfg.budget.total_timesteps
+                    rollout = self.cfg.algorithm.n_envs * self.cfg.algorithm.n_steps
+                    total = None if budget is None else -(-budget // rollout) * rollout
                     self.pbar = tqdm(
-                        total=self.cfg.budget.total_timesteps,
+                        total=total,
                         desc=self.cfg.run_name(),
                         unit="step",
                         dynamic_ncols=True,

@@ -1,0 +1,163 @@
+"""Random-play speed of moon-envs environments beside PettingZoo's ``connect_four_v3``.
+
+``moon-envs bench`` measures *agent-steps per second*: decisions made by uniformly random
+agents (a legal action drawn from the mask with one seeded generator) in a plain AEC
+loop, resets included. Every env, connect_four included, runs the same loop and the same
+action-choice code in the same process, one after the other, so the ratio column
+(env / connect_four) compares like with like. moon-envs envs are built with
+``moon_envs.make(env_id)`` and connect_four with ``connect_four_v3.env()`` (its default
+wrappers on, as users get it).
+
+After the table, every game with a module ``agents/benchmarks/<game>.py`` defining
+``run(seconds)`` adds its own rows (see :mod:`agents.benchmarks`).
+
+connect_four needs PettingZoo's classic extras: ``pip install "moon-envs[bench]"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+REFERENCE = "connect_four_v3"
+INSTALL_HINT = 'connect_four_v3 needs PettingZoo\'s classic games: pip install "moon-envs[bench]"'
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One env's measurement."""
+
+    env: str
+    steps: int
+    games: int
+    seconds: float
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+
+def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
+    """Play uniformly random games on the AEC ``env`` for about ``seconds``; count decisions.
+
+    The same code runs for every env: read the acting agent's mask from ``env.last()``,
+    draw a legal action, ``env.step`` it; ``step(None)`` for agents that are done; reset
+    when no agent is left. The clock is read every 64 loop turns.
+    """
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    turn = 0
+    while True:
+        if not env.agents:
+            games += 1
+            env.reset()
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+        turn += 1
+        if turn & 63 == 0 and time.perf_counter() >= deadline:
+            break
+    return BenchRow(getattr(env, "metadata", {}).get("name", "?"), steps, games, time.perf_counter() - start)
+
+
+def reference_factory() -> Callable[[], Any] | None:
+    """``connect_four_v3.env`` if PettingZoo's classic games are installed, else None."""
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError:
+        return None
+    return connect_four_v3.env
+
+
+def run_bench(
+    env_ids: Sequence[str] | None = None,
+    seconds: float = 3.0,
+    seed: int = 0,
+    out: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Measure ``env_ids`` (default: every registered env) and connect_four; print a table.
+
+    Returns ``{"rows": [...], "ratios": {...}, "extra": {game: rows}, "skipped": {...}}``.
+    An env whose module is not available is skipped with a note.
+    """
+    import moon_envs
+
+    ids = list(env_ids) if env_ids else moon_envs.list_envs()
+    for env_id in ids:
+        moon_envs.get_entry(env_id)  # an unknown id lists the valid ones
+    ref_factory = reference_factory()
+    if ref_factory is None:
+        out(f"note: {INSTALL_HINT}; measuring moon-envs only.")
+
+    rows: dict[str, BenchRow] = {}
+    games: dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    factories: list[tuple[str, Callable[[], Any]]] = []
+    for env_id in ids:
+        factories.append((env_id, lambda e=env_id: moon_envs.make(e)))
+    if ref_factory is not None:
+        factories.append((REFERENCE, ref_factory))
+
+    for name, factory in factories:
+        try:
+            env = factory()
+        except ImportError as exc:
+            skipped[name] = f"not available ({exc})"
+            continue
+        if hasattr(env, "game"):
+            games[name] = env.game.spec.name
+        random_play(env, min(0.2, seconds / 10), seed=seed)  # warm-up
+        row = random_play(env, seconds, seed=seed)
+        rows[name] = BenchRow(name, row.steps, row.games, row.seconds)
+        env.close()
+
+    ref = rows.get(REFERENCE)
+    ratios = {n: (r.steps_per_s / ref.steps_per_s if ref else float("nan")) for n, r in rows.items()}
+    out(f"random play, {seconds:g} s per env, one process, same loop for all")
+    out(f"{'env':<22} {'agent-steps/s':>14} {'games/s':>10} {'x ' + REFERENCE:>20}")
+    for name, r in rows.items():
+        ratio = f"{ratios[name]:.2f}" if ref else "n/a"
+        out(f"{name:<22} {r.steps_per_s:>14,.0f} {r.games_per_s:>10,.1f} {ratio:>20}")
+    for name, why in skipped.items():
+        out(f"{name:<22} skipped: {why}")
+
+    extra: dict[str, list[tuple[str, float, str]]] = {}
+    for game in dict.fromkeys(games.values()):
+        try:
+            module = importlib.import_module(f"agents.benchmarks.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"agents.benchmarks.{game}":
+                continue
+            raise
+        run = getattr(module, "run", None)
+        if run is None:
+            continue
+        extra[game] = list(run(seconds))
+        out(f"\n{game} extra measurements")
+        for metric, value, unit in extra[game]:
+            out(f"  {metric:<40} {value:>12,.3f} {unit}")
+    return {
+        "rows": [
+            {"env": r.env, "steps": r.steps, "games": r.games, "seconds": r.seconds,
+             "steps_per_s": r.steps_per_s, "ratio": ratios[n]}
+            for n, r in rows.items()
+        ],
+        "ratios": ratios,
+        "extra": extra,
+        "skipped": skipped,
+    }

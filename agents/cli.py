@@ -1,0 +1,317 @@
+"""The ``moon-envs`` command.
+
+::
+
+    moon-envs list                                   envs, summaries, agents per game
+    moon-envs play jupiter_v0 --agents random greedy [--seed 0] [--param num_players=2]
+    moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
+    moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
+    moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
+    moon-envs bench [jupiter_v0 ...] [--seconds 3]
+
+Bad input (unknown env id, agent, parameter or config field) prints one clear message
+and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Callable, Sequence, TextIO
+
+from moon_envs.core.game import ConfigError
+
+
+class UsageError(Exception):
+    """A bad command line; printed without a traceback, exit status 2."""
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def parse_value(text: str) -> Any:
+    """``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"`` -> True, ``"none"`` -> None, else the text."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
+    """``["num_players=3", "black_moons=true"]`` -> ``{"num_players": 3, "black_moons": True}``."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param expects KEY=VALUE, got {item!r}")
+        out[key.strip()] = parse_value(value)
+    return out
+
+
+# ---- list ---------------------------------------------------------------------------------------
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    import moon_envs
+    from agents.zoo import agent_names
+
+    for env_id in moon_envs.list_envs():
+        entry = moon_envs.get_entry(env_id)
+        try:
+            env = moon_envs.make(env_id)
+        except ImportError:
+            print(f"{env_id:<20} {entry.summary}  [not available in this install]", file=out)
+            continue
+        spec = env.game.spec
+        print(f"{env_id:<20} {entry.summary}", file=out)
+        print(f"{'':<20} game={spec.name} players={spec.num_players} actions={spec.num_actions} "
+              f"obs={spec.observation_shape}", file=out)
+        print(f"{'':<20} agents: {', '.join(agent_names(spec.name))}, ppo:PATH", file=out)
+        if args.params:
+            print(f"{'':<20} params: {', '.join(moon_envs.valid_params(env_id))}", file=out)
+    return 0
+
+
+# ---- play ---------------------------------------------------------------------------------------
+
+
+class HumanAgent:
+    """A person at the terminal: sees the board and the legal moves, types a move number."""
+
+    def __init__(self, inp: TextIO, out: TextIO, name: str = "human") -> None:
+        self.name = name
+        self.inp = inp
+        self.out = out
+
+    def act(self, view: Any) -> int:
+        import numpy as np
+
+        state = view.sample_state(np.random.default_rng(0))  # action names only
+        legal = [int(a) for a in view.legal_actions]
+        print(f"\nYour move (player_{view.seat}). Legal moves:", file=self.out)
+        for a in legal:
+            print(f"  {a:>4}: {state.action_to_string(a)}", file=self.out)
+        while True:
+            print("move number (q to quit)> ", end="", file=self.out, flush=True)
+            line = self.inp.readline()
+            if not line:
+                raise UsageError("input ended before the game did")
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise KeyboardInterrupt
+            try:
+                action = int(text)
+            except ValueError:
+                matches = [a for a in legal if state.action_to_string(a).lower() == text.lower()]
+                if len(matches) == 1:
+                    return matches[0]
+                print(f"  {text!r} is not a move number", file=self.out)
+                continue
+            if action in legal:
+                return action
+            print(f"  {action} is not legal here; choose one of {legal}", file=self.out)
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    import moon_envs
+    from agents.zoo import make_agent
+
+    params = parse_params(args.param)
+    render = args.render
+    env = moon_envs.make(args.env, **params)
+    spec = env.game.spec
+    n = spec.num_players
+    specs = list(args.agents or ["random"])
+    seats_to_fill = n - (1 if args.human is not None else 0)
+    if args.human is not None and not 0 <= args.human < n:
+        raise UsageError(f"--human {args.human}: seat out of range; allowed: 0..{n - 1}")
+    if len(specs) == 1:
+        specs = specs * seats_to_fill
+    if len(specs) != seats_to_fill:
+        who = f"{seats_to_fill} agents (the seats other than --human)" if args.human is not None else f"{n} agents"
+        raise UsageError(f"{args.env} with {n} players needs {who} or one for all, got {len(specs)}")
+    agents: list[Any] = []
+    it = iter(specs)
+    for seat in range(n):
+        if seat == args.human:
+            agents.append(HumanAgent(inp, out))
+        else:
+            s = next(it)
+            agents.append(make_agent(s, spec.name, seed=args.seed + seat, name=s))
+    names = [f"player_{i} ({a.name})" for i, a in enumerate(agents)]
+    print(f"{args.env}: " + " vs ".join(names) + f", seed {args.seed}", file=out)
+
+    env.reset(seed=args.seed)
+    seat_of = {a: i for i, a in enumerate(env.possible_agents)}
+    shown = render != "none"
+    if shown:
+        print(str(env.state), file=out)
+    try:
+        while env.agents and not env.state.is_terminal():
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            seat = seat_of[agent]
+            view = env.agent_view(agent)
+            if args.human == seat and not shown:
+                print(str(env.state), file=out)
+            action = int(agents[seat].act(view))
+            desc = env.state.action_to_string(action)
+            env.step(action)
+            print(f"{names[seat]}: {desc}", file=out)
+            if shown:
+                print(str(env.state), file=out)
+    except KeyboardInterrupt:
+        print("\ngame abandoned", file=out)
+        return 1
+    state = env.state
+    scores = state.scores()
+    print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
+    print("winner(s): " + ", ".join(names[i] for i in state.winners()), file=out)
+    return 0
+
+
+# ---- train / eval / bench -----------------------------------------------------------------------
+
+
+def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.config import load_config
+    from agents.train import train
+
+    overrides: dict[str, Any] = {}
+    if args.out is not None:
+        overrides["output.dir"] = args.out
+    if args.timesteps is not None:
+        overrides["budget.total_timesteps"] = args.timesteps
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    if args.no_progress:
+        overrides["output.progress_bar"] = False
+    config = load_config(args.config, overrides)
+    print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
+    result = train(config)
+    print(f"run folder: {result.run_dir}", file=out)
+    print(f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  wall time: {result.elapsed_s:.1f} s", file=out)
+    for key, value in result.final_eval.items():
+        if key.endswith("_win_rate"):
+            stem = key[: -len("_win_rate")]
+            lo, hi = result.final_eval[f"{stem}_ci_low"], result.final_eval[f"{stem}_ci_high"]
+            print(f"final win rate vs {stem[5:]}: {value:.3f} [{lo:.3f}, {hi:.3f}]", file=out)
+    print(f"model: {result.model_path}  (agent spec ppo:{result.model_path})", file=out)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.evaluate import tournament
+
+    if len(args.agents) < 2:
+        raise UsageError("eval needs at least two agents: --agents A B [...]")
+    if args.games < 1:
+        raise UsageError(f"--games {args.games}: allowed: 1 or more")
+    result = tournament(
+        args.env,
+        args.agents,
+        args.games,
+        seed=args.seed,
+        env_params=parse_params(args.param),
+        progress=not args.no_progress,
+    )
+    print(result.table(), file=out)
+    if args.out:
+        path = result.save(args.out)
+        print(f"\nwrote {path}/results.csv, results.json, games.csv, table.md, win_rates.png", file=out)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.bench import run_bench
+
+    if args.seconds <= 0:
+        raise UsageError(f"--seconds {args.seconds}: allowed: a positive number")
+    run_bench(args.envs or None, seconds=args.seconds, seed=args.seed, out=lambda s: print(s, file=out))
+    return 0
+
+
+# ---- parser -------------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors: status 2, no traceback
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="moon-envs", description="moon-envs: space-themed board games for multi-agent RL")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    ls = sub.add_parser("list", help="environments, their summaries and agents")
+    ls.add_argument("--params", action="store_true", help="also list each env's parameters")
+
+    pl = sub.add_parser("play", help="play one game between agents (or against them)")
+    pl.add_argument("env", help="env id, e.g. jupiter_v0")
+    pl.add_argument("--agents", nargs="+", metavar="SPEC", help="random, greedy, ppo:PATH, ... (one per seat)")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--param", action="append", metavar="KEY=VALUE", help="env parameter (repeatable)")
+    pl.add_argument("--human", type=int, metavar="SEAT", help="you play this seat from the terminal")
+    pl.add_argument("--render", choices=["ansi", "none"], default="ansi", help="print the board after each move")
+
+    tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")
+    tr.add_argument("config", help="YAML config, e.g. configs/jupiter_ppo.yaml")
+    tr.add_argument("--out", help="parent folder of the run folder (overrides output.dir)")
+    tr.add_argument("--timesteps", type=int, help="overrides budget.total_timesteps")
+    tr.add_argument("--seed", type=int, help="overrides seed")
+    tr.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    ev = sub.add_parser("eval", help="tournament between agents: win rates, 95%% CIs, Elo")
+    ev.add_argument("env")
+    ev.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
+    ev.add_argument("--games", type=int, default=100)
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--param", action="append", metavar="KEY=VALUE")
+    ev.add_argument("--out", help="folder for results.csv/json, games.csv, table.md, win_rates.png")
+    ev.add_argument("--no-progress", action="store_true")
+
+    be = sub.add_parser("bench", help="random-play agent-steps/s beside connect_four_v3")
+    be.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
+    be.add_argument("--seconds", type=float, default=3.0, help="seconds per env")
+    be.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    out = stdout or sys.stdout
+    inp = stdin or sys.stdin
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        "list": lambda a: cmd_list(a, out),
+        "play": lambda a: cmd_play(a, out, inp),
+        "train": lambda a: cmd_train(a, out),
+        "eval": lambda a: cmd_eval(a, out),
+        "bench": lambda a: cmd_bench(a, out),
+    }
+    try:
+        args = build_parser().parse_args(argv)
+        return commands[args.command](args)
+    except (UsageError, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ImportError as exc:
+        print(f"error: {exc} (an optional dependency or game module is missing; "
+              f'training and ppo: agents need pip install "moon-envs[train]")', file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
