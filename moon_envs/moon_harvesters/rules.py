@@ -26,7 +26,8 @@ cell is blocked; the placement mask is then a copy of the mover's block of flags
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -342,6 +343,27 @@ class HarvestersState(State):
         elif phase == CRATERS:
             mask[g.crater_base : g.place_base] = ~self.crater
         return mask
+
+    def _is_legal(self, action: int) -> bool:
+        g = self.game
+        phase = self.phase
+        if phase == PLACE:
+            if not g.place_base <= action < g.deposit_base:
+                return False
+            k = int(self.kind_of[self.player])
+            return bool(self.fits[k * g.per_kind + action - g.place_base])
+        if phase == DEPOSITS:
+            if not g.deposit_base <= action < g.spec.num_actions:
+                return False
+            cell = action - g.deposit_base
+            return bool(self.owner[cell] < 0 and not self.crater[cell] and not self.deposit[cell])
+        if phase == AUCTION:
+            if 0 <= action < g.num_kinds:
+                return bool(self.on_offer[action])
+            return action == g.num_kinds and self.crater_pool > 0
+        if phase == CRATERS:
+            return g.crater_base <= action < g.place_base and not self.crater[action - g.crater_base]
+        return False
 
     def free_cells(self) -> np.ndarray:
         """Cells with no harvester, crater or deposit (where a deposit may go)."""
