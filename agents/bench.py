@@ -77,8 +77,12 @@ def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
 
 def reference_factory() -> Callable[[], Any] | None:
     """``connect_four_v3.env`` if PettingZoo's classic games are installed, else None."""
+    import warnings
+
     try:
-        from pettingzoo.classic import connect_four_v3
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # PettingZoo's old import path
+            from pettingzoo.classic import connect_four_v3
     except ImportError:
         return None
     return connect_four_v3.env

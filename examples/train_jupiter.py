@@ -1,0 +1,36 @@
+"""Train a small Jupiter agent by self-play, then measure it against random and greedy.
+
+    python examples/train_jupiter.py            # about a minute on a laptop
+
+For the full run use the shipped config: ``moon-envs train configs/jupiter_ppo.yaml``.
+"""
+
+from agents.config import load_config
+from agents.evaluate import tournament
+from agents.train import train
+
+config = load_config(
+    "configs/jupiter_ppo.yaml",
+    overrides={
+        "budget.total_timesteps": 50_000,  # the shipped config trains for much longer
+        "eval.every_timesteps": 10_240,
+        "eval.games": 50,
+        "opponents.snapshots.every_timesteps": 20_480,
+        "output.dir": "runs/examples",
+        "output.overwrite": True,
+    },
+)
+result = train(config)
+print(f"run folder: {result.run_dir}")
+for row in result.metrics:
+    print(f"{row['timesteps']:>7} steps: win rate vs random {row['eval_random_win_rate']:.2f}, "
+          f"vs greedy {row['eval_greedy_win_rate']:.2f}")
+
+final = tournament(
+    "jupiter_v0",
+    [f"ppo:{result.model_path}", "greedy", "random"],
+    games=120,
+    seed=1,
+    out_dir=result.run_dir / "tournament",
+)
+print(final.table())

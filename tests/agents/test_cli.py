@@ -1,0 +1,174 @@
+"""Every ``moon-envs`` subcommand through ``agents.cli.main``; bad input exits with status 2."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.cli import main, parse_params, parse_value
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(argv: list[str], stdin: io.StringIO | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, stdin=stdin, stdout=out)
+    return code, out.getvalue()
+
+
+class CyclingInput(io.StringIO):
+    """A fake terminal that answers every prompt with the next of 0, 1, 2, ... (wrapping).
+
+    Illegal answers are rejected and asked again, so every legal move is reached.
+    """
+
+    def __init__(self, num_actions: int) -> None:
+        super().__init__()
+        self.n = num_actions
+        self.i = 0
+        self.lines = 0
+
+    def readline(self, *args) -> str:  # type: ignore[override]
+        self.lines += 1
+        answer = "not-a-number" if self.lines == 1 else str(self.i % self.n)
+        if self.lines > 1:
+            self.i += 1
+        return answer + "\n"
+
+
+def test_parse_values() -> None:
+    assert parse_value("3") == 3 and parse_value("0.5") == 0.5
+    assert parse_value("true") is True and parse_value("None") is None
+    assert parse_value("score") == "score"
+    assert parse_params(["num_players=3", "black_moons=yes"]) == {"num_players": 3, "black_moons": True}
+
+
+def test_list() -> None:
+    code, out = run(["list", "--params"])
+    assert code == 0
+    assert "jupiter_v0" in out and "agents: greedy, heuristic, random, ppo:PATH" in out
+    assert "num_players" in out
+
+
+def test_play_between_agents() -> None:
+    code, out = run(["play", "jupiter_v0", "--agents", "random", "greedy", "--seed", "3"])
+    assert code == 0
+    assert "player_0 (random) vs player_1 (greedy)" in out
+    assert "final scores:" in out and "winner(s):" in out
+    code2, out2 = run(["play", "jupiter_v0", "--agents", "random", "greedy", "--seed", "3"])
+    assert out2 == out  # seeded: the same game again
+
+
+def test_play_three_players_with_params() -> None:
+    code, out = run(["play", "jupiter_v0", "--agents", "greedy", "--param", "num_players=3", "--render", "none"])
+    assert code == 0
+    assert "player_2 (greedy)" in out and "final scores:" in out
+
+
+def test_play_human_from_fake_stdin() -> None:
+    inp = CyclingInput(33)
+    code, out = run(["play", "jupiter_v0", "--agents", "greedy", "--human", "1", "--seed", "0"], stdin=inp)
+    assert code == 0
+    assert "player_1 (human)" in out
+    assert "Your move (player_1). Legal moves:" in out
+    assert "'not-a-number' is not a move number" in out
+    assert "player_1 (human): " in out  # the human's moves were played
+    assert "final scores:" in out
+
+
+def test_play_human_quits_and_eof() -> None:
+    code, out = run(["play", "jupiter_v0", "--human", "0"], stdin=io.StringIO("q\n"))
+    assert code == 1 and "game abandoned" in out
+    code, _ = run(["play", "jupiter_v0", "--human", "0"], stdin=io.StringIO(""))
+    assert code == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "nope_v0"], "registered ids"),
+        (["play", "jupiter_v0", "--agents", "bogus", "random"], "allowed: ['greedy', 'heuristic', 'random']"),
+        (["play", "jupiter_v0", "--agents", "random", "random", "random"], "needs 2 agents"),
+        (["play", "jupiter_v0", "--param", "num_players=9"], "num_players=9"),
+        (["play", "jupiter_v0", "--param", "colour=red"], "valid parameters"),
+        (["play", "jupiter_v0", "--param", "oops"], "KEY=VALUE"),
+        (["play", "jupiter_v0", "--human", "5"], "allowed: 0..1"),
+        (["eval", "jupiter_v0", "--agents", "random"], "at least two agents"),
+        (["eval", "jupiter_v0", "--agents", "random", "ppo:/no/such.zip"], "does not exist"),
+        (["bench", "nope_v0", "--seconds", "0.1"], "registered ids"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_message(argv: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+    code, _ = run(argv)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_eval_writes_table_and_files(tmp_path: Path) -> None:
+    code, out = run(["eval", "jupiter_v0", "--agents", "random", "greedy", "--games", "20",
+                     "--out", str(tmp_path), "--no-progress"])
+    assert code == 0
+    assert out.startswith("| Agent | Games |") and "| greedy | 20 |" in out
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["num_games"] == 20
+    assert (tmp_path / "win_rates.png").is_file()
+
+
+def test_bench_runs_and_prints_ratio() -> None:
+    code, out = run(["bench", "jupiter_v0", "--seconds", "0.2"])
+    assert code == 0
+    assert "jupiter_v0" in out and "agent-steps/s" in out
+    pytest.importorskip("pettingzoo.classic.connect_four_v3")
+    assert "connect_four_v3" in out and "x connect_four_v3" in out
+
+
+def test_train_from_yaml(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    pytest.importorskip("sb3_contrib")
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text(
+        "name: cli_smoke\n"
+        "algorithm: {n_envs: 2, n_steps: 32, batch_size: 32, n_epochs: 1, net_arch: [16]}\n"
+        "opponents: {pool: [random], snapshots: {every_timesteps: 64}}\n"
+        "eval: {every_timesteps: 0, games: 4, opponents: [random]}\n"
+        "checkpoints: {every_timesteps: 0}\n"
+        "output: {tensorboard: false}\n"
+    )
+    code, out = run(["train", str(cfg), "--out", str(tmp_path / "runs"), "--timesteps", "128", "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    assert "run folder:" in out and "final win rate vs random" in out
+    model = tmp_path / "runs" / "cli_smoke_seed0" / "model.zip"
+    assert model.is_file()
+    code, out = run(["play", "jupiter_v0", "--agents", f"ppo:{model}", "random", "--render", "none"])
+    assert code == 0 and "final scores:" in out
+
+
+def test_train_bad_config_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text("algorithm:\n  n_steps: -4\n  colour: blue\n")
+    code, _ = run(["train", str(cfg)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "algorithm.n_steps" in err and "algorithm.colour: unknown key" in err
+    assert "Traceback" not in err
+
+
+def test_list_play_bench_do_not_import_torch() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import io, sys\n"
+        "from agents.cli import main\n"
+        "for argv in (['list'], ['play', 'jupiter_v0', '--render', 'none'], ['bench', 'jupiter_v0', '--seconds', '0.05']):\n"
+        "    assert main(argv, stdout=io.StringIO()) == 0\n"
+        "heavy = [m for m in ('torch', 'stable_baselines3', 'sb3_contrib') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
