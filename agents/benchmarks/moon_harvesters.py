@@ -29,7 +29,9 @@ def _random_game(game: HarvestersGame, rng: np.random.Generator) -> tuple[int, i
     return actions, int(s.placed.sum())
 
 
-def _place_states(game: HarvestersGame, count: int, rng: np.random.Generator) -> list[HarvestersState]:
+def _place_states(
+    game: HarvestersGame, count: int, rng: np.random.Generator
+) -> list[HarvestersState]:
     """Snapshots of positions where a harvester is to be placed, from random games."""
     out: list[HarvestersState] = []
     while len(out) < count:
@@ -111,7 +113,9 @@ def tournament(num_players: int, games: int, seed: int = 0) -> Any:
     from agents.evaluate import tournament as play
 
     specs = ["greedy"] + ["random"] * (num_players - 1)
-    return play("moon_harvesters_v0", specs, games, seed=seed, env_params={"num_players": num_players})
+    return play(
+        "moon_harvesters_v0", specs, games, seed=seed, env_params={"num_players": num_players}
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use

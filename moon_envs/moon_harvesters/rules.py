@@ -25,9 +25,9 @@ cell is blocked; the placement mask is then a copy of the mover's block of flags
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Mapping
 
 import numpy as np
 
@@ -200,7 +200,9 @@ class HarvestersGame(Game):
             perm = np.concatenate(parts).astype(np.intp)
             assert perm.shape == self.spec.observation_shape
             self.obs_perm.append(perm)
-        self.phase_onehot = {p: np.eye(len(PHASES), dtype=np.float32)[i] for i, p in enumerate(PHASES)}
+        self.phase_onehot = {
+            p: np.eye(len(PHASES), dtype=np.float32)[i] for i, p in enumerate(PHASES)
+        }
         self.phase_onehot[OVER] = np.zeros(len(PHASES), dtype=np.float32)
         self._eye_kind = np.eye(k + 1, dtype=np.float32)[:, :k]
 
@@ -215,10 +217,7 @@ class HarvestersGame(Game):
             num_players=n,
             num_actions=k + 1 + cells + MAX_ORIENTATIONS * cells + cells,
             observation_shape=(observation_length(n, k, cells),),
-            max_game_length=n
-            + 2 * cfg.num_craters
-            + n * cfg.pieces_per_kind
-            + cfg.num_deposits,
+            max_game_length=n + 2 * cfg.num_craters + n * cfg.pieces_per_kind + cfg.num_deposits,
             has_chance=False,
             hidden_information=False,
             observation_low=0.0,
@@ -362,7 +361,9 @@ class HarvestersState(State):
                 return bool(self.on_offer[action])
             return action == g.num_kinds and self.crater_pool > 0
         if phase == CRATERS:
-            return g.crater_base <= action < g.place_base and not self.crater[action - g.crater_base]
+            return (
+                g.crater_base <= action < g.place_base and not self.crater[action - g.crater_base]
+            )
         return False
 
     def free_cells(self) -> np.ndarray:
@@ -605,7 +606,11 @@ class HarvestersState(State):
             lines.append(
                 f"{mark} player_{s} ({'abcd'[s]}) kind {kind}: {int(self.collected[s]):>2} "
                 f"deposits, {int(self.placed[s])}/{g.config.pieces_per_kind} placed"
-                + (f", {int(self.craters_held[s])} crater(s) to place" if self.craters_held[s] else "")
+                + (
+                    f", {int(self.craters_held[s])} crater(s) to place"
+                    if self.craters_held[s]
+                    else ""
+                )
             )
         status = f"phase: {self.phase}; supply: {self.supply}"
         if self.phase == AUCTION:

@@ -120,7 +120,10 @@ def test_greedy_beats_random():
     result = tournament("moon_harvesters_v0", ["greedy", "random"], games=40, seed=3)
     assert result.win_rate("greedy") >= 0.85
     four = tournament(
-        "moon_harvesters_v0", ["greedy", "random", "random", "random"], games=24, seed=3,
+        "moon_harvesters_v0",
+        ["greedy", "random", "random", "random"],
+        games=24,
+        seed=3,
         env_params={"num_players": 4},
     )
     assert four.win_rate("greedy") >= 0.6

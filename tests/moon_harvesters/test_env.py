@@ -74,8 +74,10 @@ def test_random_play_fuzz_invariants(params):
             s = e.state
             assert s.deposit.sum() + s.collected.sum() + s.supply == total
             assert (s.placed <= game.config.pieces_per_kind).all()
-            sizes = {i: game.kinds[int(s.kind_of[int(s.owner[s.piece == i][0])])].size
-                     for i in np.unique(s.piece[s.piece >= 0])}
+            sizes = {
+                i: game.kinds[int(s.kind_of[int(s.owner[s.piece == i][0])])].size
+                for i in np.unique(s.piece[s.piece >= 0])
+            }
             for i, size in sizes.items():
                 assert (s.piece == i).sum() == size  # pieces never overlap
             assert (s.owner >= 0).sum() == sum(sizes.values())
@@ -124,8 +126,9 @@ def test_snapshots_mid_game():
     for other in (twin, copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
         assert other.state == e.state
         assert np.array_equal(other.action_mask(), e.action_mask())
-        assert np.array_equal(other.observe("player_1")["observation"],
-                              e.observe("player_1")["observation"])
+        assert np.array_equal(
+            other.observe("player_1")["observation"], e.observe("player_1")["observation"]
+        )
 
 
 def test_text_and_rgb_renders():

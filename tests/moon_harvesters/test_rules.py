@@ -110,7 +110,9 @@ def test_placement_mask_matches_brute_force_on_random_boards(params):
                 # and for every other seat, through its "still fits" block
                 for q in range(game.config.num_players):
                     k = int(s.kind_of[q]) * game.per_kind
-                    assert np.array_equal(s.fits[k : k + game.per_kind], brute_force_placements(s, q))
+                    assert np.array_equal(
+                        s.fits[k : k + game.per_kind], brute_force_placements(s, q)
+                    )
                 checked += 1
             legal = np.flatnonzero(mask)
             s.apply_action(int(legal[rng.integers(legal.size)]))
@@ -181,7 +183,9 @@ def test_craters_can_be_passable():
     assert s.owner[13] == 1 and s.crater[13]
     assert s.phase == DEPOSITS
 
-    blocking = setup(HarvestersGame(num_players=2), kinds=[0, 1], crater_takers=[0], crater_cells=[13])
+    blocking = setup(
+        HarvestersGame(num_players=2), kinds=[0, 1], crater_takers=[0], crater_cells=[13]
+    )
     blocking.apply_action(g.deposit_action(5))
     blocking.apply_action(g.deposit_action(6))
     with pytest.raises(IllegalActionError):

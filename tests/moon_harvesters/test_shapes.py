@@ -18,8 +18,18 @@ from moon_envs.moon_harvesters.shapes import (
 )
 
 EXPECTED_ORIENTATIONS = {
-    "F": 8, "I": 2, "L": 8, "N": 8, "P": 8, "T": 4,
-    "U": 4, "V": 4, "W": 4, "X": 1, "Y": 8, "Z": 4,
+    "F": 8,
+    "I": 2,
+    "L": 8,
+    "N": 8,
+    "P": 8,
+    "T": 4,
+    "U": 4,
+    "V": 4,
+    "W": 4,
+    "X": 1,
+    "Y": 8,
+    "Z": 4,
 }
 
 
