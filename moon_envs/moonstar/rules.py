@@ -33,6 +33,7 @@ FAIL_BONUS = 10
 CHALLENGE_STAKE = 25
 PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
 DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 
 class MoonstarGame(Game):
@@ -82,7 +83,11 @@ class MoonstarGame(Game):
             + NUM_BIDS + (NUM_BIDS + 1) * (n - 1) + 1  # auction
             + 1 + n + max(r.num_moves for r in self.rounds)
         )
-        self._eye12 = np.eye(NUM_STARS, dtype=np.float32)
+        self.board_len = NUM_STARS * 5 + self.max_moons * 14 + self.max_dice * 2 + 6
+        self.moon_base = NUM_STARS * 5
+        self.dice_base = self.moon_base + 14 * self.max_moons
+        self.face_base = self.dice_base + 2 * self.max_dice
+        self.rule_features = [_rule_features(r) for r in self.rounds]
         return GameSpec(
             name="moonstar",
             num_players=n,
@@ -115,6 +120,19 @@ class MoonstarGame(Game):
         md, k = divmod(x, self.num_dirs)
         m, d = divmod(md, self.max_dice)
         return m, d, k
+
+
+def _rule_features(r: RoundRules) -> np.ndarray:
+    v = np.zeros(10, dtype=np.float32)
+    v[("planets", "squares", "chains").index(r.scoring)] = 1.0
+    v[3] = r.movement == "double_half"
+    v[4] = r.favourite_star
+    v[5] = r.challenges
+    v[6] = r.side_bets
+    v[7] = r.num_moons / 15.0
+    v[8] = r.num_dice / 11.0
+    v[9] = (r.move_budget or 0) / 15.0
+    return v
 
 
 class MoonstarState(State):
@@ -167,6 +185,7 @@ class MoonstarState(State):
         self.best_total = -1
         self.report: dict[str, Any] | None = None
         self.last_action = ""
+        self.board = np.zeros(game.board_len, dtype=np.float32)
         if cfg.first_organizer == "roll":
             self.phase = "first"
         else:
@@ -226,16 +245,24 @@ class MoonstarState(State):
         self.chain_star, self.chain_len = -1, 0
         self.landed[:] = 0
         self.best_total = -1
+        self.board[:] = 0.0
         self.phase = "planet" if self.planets_to_place else "moon"
 
     def _place_planet(self, star: int) -> None:
         self.planet_value[star] = self.planets_to_place.pop(0)
+        self.board[star * 5] = self.planet_value[star] / MAX_PLANET_VALUE
         self.last_action = f"planet {self.planet_value[star]} on star {star}"
         if not self.planets_to_place:
             self.phase = "moon"
 
     def _place_moon(self, star: int) -> None:
-        self.moon_star[self.moons_placed] = star
+        m = self.moons_placed
+        self.moon_star[m] = star
+        b = self.board
+        b[star * 5 + 2] += 1.0 / 15.0
+        row = self.game.moon_base + 14 * m
+        b[row + star] = 1.0
+        b[row + 13] = 1.0
         self.last_action = f"moon {self.moons_placed} on star {star}"
         self.moons_placed += 1
         if self.moons_placed == self.rules.num_moons:
@@ -248,6 +275,11 @@ class MoonstarState(State):
         nd = self.rules.num_dice
         if self.dice_rolled == nd:
             self.dice[:nd] = np.sort(self.dice[:nd])
+            g = self.game
+            b = self.board
+            b[g.dice_base : g.dice_base + g.max_dice] = self.dice / 6.0
+            b[g.dice_base + g.max_dice : g.dice_base + g.max_dice + nd] = 1.0
+            b[g.face_base : g.face_base + 6] = np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
             self.phase = "auction"
             self.to_move = self._next_eligible(self.organizer)
 
@@ -349,8 +381,18 @@ class MoonstarState(State):
         g = self.game
         m, d, k = g.decode_move(action)
         face = int(self.dice[d])
-        t = (int(self.moon_star[m]) + solver.displacement(face, k)) % NUM_STARS
+        s0 = int(self.moon_star[m])
+        t = (s0 + solver.displacement(face, k)) % NUM_STARS
         self.moon_star[m] = t
+        b = self.board
+        b[s0 * 5 + 2] -= 1.0 / 15.0
+        b[t * 5 + 3] += 1.0 / 15.0
+        row = g.moon_base + 14 * m
+        b[row + s0] = 0.0
+        b[row + t] = 1.0
+        b[row + 12] = 1.0
+        b[g.dice_base + g.max_dice + d] = 0.0
+        b[g.face_base + face - 1] -= 1.0 / g.max_dice
         self.moon_moved[m] = True
         self.die_used[d] = True
         self.landed[t] += 1
@@ -378,6 +420,7 @@ class MoonstarState(State):
         gone = (self.moon_star >= 0) & ~self.moon_moved
         self.moon_star[gone] = -1
         self.dice[~self.die_used] = 0
+        self.board[:] = self.board_features()
         b, bid = self.bidder, self.high_bid
         made = self.round_total >= bid
         challenged = bool(self.challengers.any())
@@ -473,17 +516,24 @@ class MoonstarState(State):
             if self.rules.challenges and self.bidder >= 0 and not self.challengers[p]:
                 mask[g.a_challenge] = 1
         elif ph == "play":
-            moons = np.flatnonzero((self.moon_star >= 0) & ~self.moon_moved)
             firsts: dict[int, int] = {}
             dice_vals = self.dice.tolist()
             used = self.die_used.tolist()
             for d, face in enumerate(dice_vals):
                 if face and not used[d] and face not in firsts:
                     firsts[face] = d  # equal dice are interchangeable: offer the first one
-            dice = list(firsts.values())
             nd = solver.num_directions(self.rules.movement)
-            block = mask[g.a_move :].reshape(g.max_moons, g.max_dice, g.num_dirs)
-            block[np.ix_(moons, dice, np.arange(nd))] = 1
+            K, D = g.num_dirs, g.max_dice
+            stars = self.moon_star.tolist()
+            moved = self.moon_moved.tolist()
+            idx = [
+                g.a_move + (m * D + d) * K + k
+                for m in range(g.max_moons)
+                if stars[m] >= 0 and not moved[m]
+                for d in firsts.values()
+                for k in range(nd)
+            ]
+            mask[idx] = 1
         elif ph == "bets":
             mask[g.a_bet : g.a_bet + g.num_stakes] = 1
             if self.bet_turn != self.bidder:
@@ -494,6 +544,13 @@ class MoonstarState(State):
             mask[:NUM_STARS] = self._star_mask()
         self._cache_mask = mask
         return mask.copy()
+
+    def _is_legal(self, action: int) -> bool:
+        mask = getattr(self, "_cache_mask", None)
+        if mask is None:
+            self._legal_mask()
+            mask = self._cache_mask
+        return 0 <= action < mask.shape[0] and bool(mask[action])
 
     def _apply(self, action: int) -> None:
         self._cache_mask = None
@@ -515,6 +572,7 @@ class MoonstarState(State):
             self._bet_action(self.bet_turn, action)
         elif ph == "favourite":
             self.red_star = action
+            self.board[action * 5 + 1] = 1.0
             self.last_action = f"player_{self.bidder} puts the red planet on star {action}"
             if self.rules.side_bets:
                 self._begin_bets()
@@ -530,7 +588,7 @@ class MoonstarState(State):
             self._start_round()
 
     def _scores(self) -> np.ndarray:
-        return self.points.astype(np.float64)
+        return self.points
 
     def _winners(self) -> list[int]:
         return np.flatnonzero(self.points == self.points.max()).tolist()
@@ -544,85 +602,89 @@ class MoonstarState(State):
         """Whether ``player`` may see ``seat``'s side bet (sealed until all have bet)."""
         return seat == player or self.phase != "bets"
 
-    def _observation(self, player: int) -> np.ndarray:
+    def board_features(self) -> np.ndarray:
+        """The seat-independent part of the observation, computed from scratch (the state
+        keeps it up to date incrementally in ``board``)."""
         g = self.game
-        n = g.n
         M, D = g.max_moons, g.max_dice
-        out = np.zeros(g.obs_len, dtype=np.float32)
+        out = np.zeros(g.board_len, dtype=np.float32)
         on = self.moon_star >= 0
         unmoved = on & ~self.moon_moved
-        # stars
         st = out[: NUM_STARS * 5].reshape(NUM_STARS, 5)
         st[:, 0] = self.planet_value / MAX_PLANET_VALUE
         if self.red_star >= 0:
             st[self.red_star, 1] = 1.0
         st[:, 2] = np.bincount(self.moon_star[unmoved], minlength=NUM_STARS) / 15.0
         st[:, 3] = self.landed / 15.0
-        if self.phase == "play" and self.chain_star >= 0:
-            st[self.chain_star, 4] = 1.0
-        i = NUM_STARS * 5
-        # moons
-        mo = out[i : i + 14 * M].reshape(M, 14)
+        mo = out[g.moon_base : g.dice_base].reshape(M, 14)
         idx = np.flatnonzero(on)
         mo[idx, self.moon_star[idx]] = 1.0
-        mo[:, 12] = self.moon_moved
+        mo[:, 12] = self.moon_moved & on
         mo[:, 13] = on
-        i += 14 * M
-        # dice
         free = (self.dice > 0) & ~self.die_used
-        out[i : i + D] = self.dice / 6.0
-        out[i + D : i + 2 * D] = free
-        i += 2 * D
-        if free.any():
-            out[i : i + 6] = np.bincount(self.dice[free] - 1, minlength=6) / D
-        i += 6
+        if self.phase != "roll":
+            out[g.dice_base : g.dice_base + D] = self.dice / 6.0
+            out[g.dice_base + D : g.dice_base + 2 * D] = free
+            if free.any():
+                out[g.face_base : g.face_base + 6] = np.bincount(self.dice[free] - 1, minlength=6) / D
+        return out
+
+    def _observation(self, player: int) -> np.ndarray:
+        g = self.game
+        n = g.n
+        out = np.empty(g.obs_len, dtype=np.float32)
+        bl = g.board_len
+        out[:bl] = self.board
+        out[bl:] = 0.0
+        if self.phase == "play" and self.chain_star >= 0:
+            out[self.chain_star * 5 + 4] = 1.0
+        i = bl
         out[i] = self.high_bid / MAX_BID
         out[i + 1] = self.passes / n
         i += 2
-        order = g.orders[player]
-        rel = {s: k for k, s in enumerate(order.tolist())}
         if self.bidder >= 0:
-            out[i + rel[self.bidder]] = 1.0
-        out[i + n : i + 2 * n] = self.challengers[order]
+            out[i + (self.bidder - player) % n] = 1.0
+        if self.challengers.any():
+            out[i + n : i + 2 * n] = self.challengers[g.orders[player]]
         if self.excluded >= 0:
-            out[i + 2 * n + rel[self.excluded]] = 1.0
-        out[i + 3 * n + rel[self.organizer]] = 1.0
+            out[i + 2 * n + (self.excluded - player) % n] = 1.0
+        out[i + 3 * n + (self.organizer - player) % n] = 1.0
         cp = self._current_player()
         if cp >= 0:
-            out[i + 4 * n + rel[cp]] = 1.0
+            out[i + 4 * n + (cp - player) % n] = 1.0
         i += 5 * n
-        # side bets (sealed during the betting)
-        sealed = self.phase == "bets"
-        for k, s in enumerate(order.tolist()):
-            if self.bet_side[s] >= 0 and (not sealed or s == player):
-                out[i + k] = 1.0 - self.bet_side[s]
-                out[i + n + k] = float(self.bet_side[s])
-                out[i + 2 * n + k] = self.bet_idx[s] / max(1, g.num_stakes - 1)
+        if g.any_bets and self.phase in ("bets", "play"):
+            sealed = self.phase == "bets"
+            for s in range(n):
+                if self.bet_side[s] >= 0 and (not sealed or s == player):
+                    k = (s - player) % n
+                    out[i + k] = 1.0 - self.bet_side[s]
+                    out[i + n + k] = float(self.bet_side[s])
+                    out[i + 2 * n + k] = self.bet_idx[s] / max(1, g.num_stakes - 1)
         i += 3 * n
-        pts = self.points[order].astype(np.float64)
-        out[i : i + n] = np.tanh(pts / 100.0)
-        out[i + n] = math.tanh((pts[0] - pts[1:].max()) / 50.0)
+        pts = self.points.tolist()
+        best_other = -(10**18)
+        for s in range(n):
+            out[i + (s - player) % n] = math.tanh(pts[s] / 100.0)
+            if s != player and pts[s] > best_other:
+                best_other = pts[s]
+        out[i + n] = math.tanh((pts[player] - best_other) / 50.0)
         i += n + 1
-        out[i + PHASES.index(self.phase)] = 1.0
+        out[i + _PHASE_INDEX[self.phase]] = 1.0
         i += len(PHASES)
-        r = self.rules
-        out[i + ("planets", "squares", "chains").index(r.scoring)] = 1.0
-        out[i + 3] = r.movement == "double_half"
-        out[i + 4] = r.favourite_star
-        out[i + 5] = r.challenges
-        out[i + 6] = r.side_bets
-        out[i + 7] = r.num_moons / 15.0
-        out[i + 8] = r.num_dice / 11.0
-        out[i + 9] = (r.move_budget or 0) / 15.0
+        out[i : i + 10] = g.rule_features[self.rules_idx]
         i += 10
         if g.menu_size and self.phase != "menu":
             out[i + self.rules_idx] = 1.0
         i += g.menu_size
+        r = self.rules
         out[i] = math.tanh(self.round_total / 50.0)
         out[i + 1] = self.moves_done / 15.0
         out[i + 2] = self.chain_len / 15.0
-        out[i + 3] = (self.planets_to_place[0] / MAX_PLANET_VALUE) if self.planets_to_place else 0.0
-        out[i + 4] = (r.num_moons - self.moons_placed) / 15.0 if self.phase in ("planet", "moon") else 0.0
+        if self.planets_to_place:
+            out[i + 3] = self.planets_to_place[0] / MAX_PLANET_VALUE
+        if self.phase == "planet" or self.phase == "moon":
+            out[i + 4] = (r.num_moons - self.moons_placed) / 15.0
         out[i + 5] = math.tanh(g.config.target / 200.0)
         out[i + 6] = min(1.0, self.round_no / g.config.max_rounds)
         return out

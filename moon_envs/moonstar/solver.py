@@ -12,8 +12,10 @@ Methods (numpy only, no scipy):
   own, so the best total is a maximum-weight assignment of dice to moons, the weight of
   (moon, die) being the best landing value over the allowed directions. Every landing
   scores at least 1, so the total is ``moves + best sum of (weight - 1)`` over matchings of
-  at most ``moves`` pairs; a DP over the moons that can gain more than 1, keyed by how
-  many dice of each face are used (equal dice are interchangeable), finds it exactly.
+  at most ``moves`` pairs; a search over the moons that can gain more than 1, tracking how
+  many dice of each face remain (equal dice are interchangeable), finds it exactly by
+  depth-first branch and bound (best moons first, bound = sum of the remaining moons' best
+  gains).
   Game 6 (red planet chosen by the player) takes the best over the planet stars.
 * **Squares** (Game 7, ``sum over stars of count^2``) and **chains** (Game 8): with chains
   scored while moving, the player can always move all moons bound for one star in a row,
@@ -169,58 +171,57 @@ def _solve_independent(sit: Situation, red: int | None) -> Solution:
     excess = (w - 1).tolist()
     cnt = [len(i) for i in idx]
     nf = len(faces)
-    stride = [1] * nf
-    for f in range(1, nf):
-        stride[f] = stride[f - 1] * (cnt[f - 1] + 1)
     # moons that can gain more than 1, with their useful faces (best first)
     rel = []
     for m, row in enumerate(excess):
         opts = sorted((f for f in range(nf) if row[f] > 0), key=lambda f: -row[f])
         if opts:
             rel.append((m, opts, row))
-    memo: dict[int, int] = {}
+    # depth-first branch and bound over the useful moons, best moons first; bound: each
+    # remaining moon gains at most its own best excess
+    rel.sort(key=lambda r: -r[2][r[1][0]])
     nrel = len(rel)
-    base = nrel + 1
+    suffix = [0] * (nrel + 1)
+    for i in range(nrel - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + rel[i][2][rel[i][1][0]]
+    left = list(cnt)
+    choice = [-1] * nrel
+    best_choice = [-1] * nrel
+    best_val = -1
 
-    def best(i: int, code: int, used: int) -> int:
+    def dfs(i: int, val: int, used: int) -> None:
+        nonlocal best_val, best_choice
         if i == nrel or used == n_moves:
-            return 0
-        key = code * base + i
-        v = memo.get(key)
-        if v is not None:
-            return v
-        v = best(i + 1, code, used)
+            if val > best_val:
+                best_val = val
+                best_choice = choice[:i] + [-1] * (nrel - i)
+            return
+        if val + suffix[i] <= best_val:
+            return
         _, opts, row = rel[i]
         for f in opts:
-            if (code // stride[f]) % (cnt[f] + 1) < cnt[f]:
-                c = row[f] + best(i + 1, code + stride[f], used + 1)
-                if c > v:
-                    v = c
-        memo[key] = v
-        return v
+            if left[f]:
+                left[f] -= 1
+                choice[i] = f
+                dfs(i + 1, val + row[f], used + 1)
+                left[f] += 1
+                if best_val == val + suffix[i]:
+                    return
+        choice[i] = -1
+        dfs(i + 1, val, used)
 
-    extra = best(0, 0, 0)
-    # rebuild the plan
+    dfs(0, 0, 0)
+    extra = best_val
     plan: list[tuple[int, int, int]] = []
     free = [list(i) for i in idx]
     moved = set()
-    code, used = 0, 0
-    for i in range(nrel):
-        if used == n_moves:
-            break
-        target = best(i, code, used)
-        m, opts, row = rel[i]
-        if best(i + 1, code, used) == target:
-            continue
-        for f in opts:
-            if (code // stride[f]) % (cnt[f] + 1) < cnt[f] and row[f] + best(
-                i + 1, code + stride[f], used + 1
-            ) == target:
-                plan.append((m, free[f].pop(0), int(wdir[m, f])))
-                moved.add(m)
-                code += stride[f]
-                used += 1
-                break
+    used = 0
+    for i, f in enumerate(best_choice):
+        if f >= 0:
+            m = rel[i][0]
+            plan.append((m, free[f].pop(0), int(wdir[m, f])))
+            moved.add(m)
+            used += 1
     # fill the remaining moves (each scores its best landing, at least 1)
     for m in range(len(sit.moon_stars)):
         if used == n_moves:

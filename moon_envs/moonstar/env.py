@@ -1,0 +1,192 @@
+"""Moonstar — ``moonstar_v0`` (and ``moonstar_g1_v0`` … ``moonstar_g12_v0``)
+=========================================================================
+
+Alex Randolph's bidding game (Avalon Hill 1981) for any number of players: the organizer
+sets planets and moons on a ring of twelve stars, seven dice are rolled, everyone bids on
+how many points they can make by moving one moon per die, and the high bidder must make
+the bid. The twelve Games of the rule book are parameters of one validated config.
+Rules: RULES.md §1.
+
+============================  ==========================================================
+Import                        ``moon_envs.make("moonstar_v0", num_players=4)``
+Presets (Games 1–12)          ``moon_envs.make("moonstar_g8_v0")`` (Game 8), or
+                              ``moon_envs.moonstar.env.env(game=8)``
+PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonstar_v0")``
+Gymnasium (single agent)      ``gymnasium.make("moon_envs/Moonstar-v0")``
+Agents                        ``player_0 .. player_{n-1}`` (n = 2..8)
+Actions                       ``Discrete(83 + menu + 2F + M·D·K)``: 195 for Game 1
+Observation                   ``Dict(observation=Box(-1, 1, (L,), float32),
+                              action_mask=Box(0, 1, (A,), int8))``: L = 249 for Game 1
+                              with 4 players
+Chance                        first organizer, random setup, each die (one chance node
+                              per die, faces 1..6 uniform)
+Hidden information            only Game 11's sealed side bets, until all have bet
+============================  ==========================================================
+
+A round
+-------
+1. *Organizer.* The first is drawn by the four-dice roll (ties re-rolled among the tied):
+   by symmetry each seat is equally likely, so the chance node draws the seat uniformly.
+   Then the organizer moves one seat to the left after every played round.
+2. *Game 12 only:* the organizer picks the round's rules from ``dealer_menu``.
+3. *Setup.* The organizer places the planets (highest value first) on stars without a
+   planet, then the moons on stars holding fewer than three moons (``setup="organizer"``),
+   or chance places them uniformly (``setup="random"``).
+4. *Roll.* The dice are rolled one by one (chance), then sorted ascending: die ``d`` is
+   the ``d``-th smallest.
+5. *Auction.* Starting left of the organizer and going round, each eligible player bids
+   more than the high bid (2..70) or passes; passing is not final. It ends when all other
+   eligible players have passed in a row since the last bid (all of them if nobody bid),
+   or at once on 70. The player who failed last round is excluded (skipped). Nobody bids:
+   the organizer scores +20 and sets up a new round (same organizer).
+6. *Game 6:* the high bidder puts the red planet on a star holding a planet.
+7. *Game 11:* every player, bidder first, places a sealed side bet.
+8. *Play.* The high bidder moves the moons: each action moves one unmoved moon with one
+   free die in one direction; the round's moves are ``min(moons, dice)`` (or the
+   ``move_budget``). Moons left without a die (Game 3, timer) are removed, dice left over
+   (Game 4) are discarded.
+9. *Score and settle* (below); the game ends when someone reaches ``target`` at the end of
+   a round, or after ``max_rounds`` rounds: the highest score wins, ties share.
+
+Actions
+-------
+* ``0..11`` a star: the next planet, the next moon, or the red planet (Game 6);
+* ``12..80`` bid ``action - 10`` (2..70); ``81`` pass; ``82`` challenge (Game 10);
+* ``83 .. 83+menu-1`` Game 12: menu entry ``action - 83``;
+* then ``2F`` side bets (Game 11 only; ``F = len(bet_fractions)``): ``made k`` then
+  ``failed k``, stake ``floor(bet_fractions[k] · max(score, 0))``; ``made 0`` is "no bet";
+  the bidder may only back "made";
+* then ``M·D·K`` moves: ``move_base + (moon·D + die)·K + direction``, with ``M``/``D`` the
+  most moons/dice of any round and ``K = 2`` (0 clockwise, 1 counter-clockwise) or ``4``
+  with Game 9 (2 clockwise twice the die, 3 counter-clockwise half the die, rounded down).
+  Equal dice are interchangeable: only the first free die of each face is unmasked.
+
+``MoonstarGame.bid_action``, ``bet_action``, ``move_action`` and ``decode_move`` compute
+the ids; ``state.action_to_string(a)`` names them. The mask is exact and never empty for
+the player to move; it is all zeros for the others.
+
+Scoring and settlement
+----------------------
+* Planets (Games 1–6, 9): a moon on a star with a planet of value ``v`` scores ``v``,
+  elsewhere 1; on the red planet's star (Game 6) twice that.
+* Squares (Game 7): each star scores (moons landed there)²; target 100.
+* Chains (Game 8): scored while moving: a moon landing on the star of the moon moved just
+  before it scores 1 + the length of that chain, elsewhere it starts a new chain worth 1.
+  Points already scored are kept when a chain breaks; only moved moons count. Target 50.
+* Made (total ≥ bid): the bidder gains the bid. Failed: the bidder gains nothing and is
+  excluded from the next auction; every other player gains 10.
+* Game 10: a challenged bid that is made gives the bidder bid + 25 and each challenger
+  −25; a challenged bid that fails costs the bidder 25 and gives each challenger 25 (the
+  other players 10). Scores may go negative.
+* Game 11: a side bet on the right outcome gains its stake, on the wrong one loses it.
+
+Observation
+-----------
+From the observing seat's point of view (seats rotated so that "me" comes first):
+per star: planet value / 50, red planet, unmoved moons / 15, landed moons / 15, current
+chain star; per moon: one-hot star, moved, on the board; per die: face / 6, free; free dice
+per face / D; high bid / 70, passes / n; one-hot seat of the high bidder, challengers,
+excluded player, organizer and player to move; side bets (own always, others only once
+all have bet); ``tanh(score / 100)`` per seat and ``tanh((mine − best other) / 50)``; phase
+one-hot; the round's rule switches (scoring, movement, favourite star, challenges, side
+bets, moon/dice counts, move budget) and menu entry; round total, moves made, chain length,
+next planet value, moons left to place, target, rounds played.
+``L = 60 + 14M + 2D + 6 + 2 + 9n + 1 + 10 + 10 + menu + 7``.
+
+Rewards and info
+----------------
+``reward_mode="win"`` (default): 0 until the end; the winners share +1 and the others
+share −1. ``reward_mode="score"``: each step's change of score for every seat.
+At the end of each round ``info["round_report"]`` holds ``round``, ``organizer``,
+``no_bid``, ``bidder``, ``bid``, ``achieved``, ``made``, ``best_total`` (the exact optimum
+from :mod:`moon_envs.moonstar.solver`, Game 6 including the best red star), ``regret``
+(best − achieved), ``challengers`` and ``score_changes``.
+
+Parameters
+----------
+=================  ==================  ===================================================
+``num_players``    4                   2..8
+``num_moons``      7                   7..15 (Games 2–4)
+``num_dice``       7                   7..11 (Games 2–4)
+``count_rule``     ``"auto"``          ``"equal"`` (Games 1–2: 7..11 each), ``"more_moons"``
+                                       (Game 3: 8..15 moons, 7..10 dice), ``"more_dice"``
+                                       (Game 4: 8..11 dice, 7..10 moons); ``"auto"`` infers
+                                       it from the counts
+``planets``        ``None``            list of 1..6 values 1..50 (Game 5); ``None``:
+                                       [5, 5, 10, 10], or none for squares/chains
+``scoring``        ``"planets"``       ``"squares"`` (Game 7), ``"chains"`` (Game 8)
+``favourite_star`` False               Game 6
+``movement``       ``"exact"``         ``"double_half"`` (Game 9)
+``challenges``     False               Game 10
+``side_bets``      False               Game 11
+``bet_fractions``  [0, .25, .5, 1]     side-bet stakes (first must be 0)
+``move_budget``    None                the sand timer: at most this many moves
+``dealer_menu``    []                  Game 12: entries are game numbers 1..11 or mappings
+                                       of round rules applied over the parameters above
+``target``         None                200 (planets), 100 (squares), 50 (chains)
+``setup``          ``"organizer"``     or ``"random"``
+``first_organizer`` ``"roll"``         or a seat number
+``max_rounds``     100                 the game also ends after this many rounds
+``solver_info``    True                solve each round for the ``info`` report
+=================  ==================  ===================================================
+
+plus the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``: the ring of
+stars), ``reward_mode`` and ``illegal_action``. Bad values raise ``ConfigError`` naming the
+field; forbidden combinations say why (planets with Games 7–8, the red planet without
+planets, a timer with Game 8, counts that do not follow the named Game).
+
+Presets: ``moonstar_g<N>_v0`` is ``moonstar_v0`` with ``moon_envs.moonstar.preset(N)``
+as defaults (your keywords override them): G2 9 moons/9 dice, G3 10 moons/8 dice, G4
+8 moons/10 dice, G5 planets [3, 5, 8, 10, 15, 20], G6 favourite star, G7 squares, G8
+chains, G9 double/half, G10 challenges, G11 side bets, G12 dealer's menu = Games 1–11.
+Variants combine freely (e.g. ``scoring="squares", movement="double_half",
+challenges=True``) except as listed above.
+
+House rules
+-----------
+* The free-for-all bidding is a turn-based ascending auction (RULES.md §1.4).
+* The first organizer is uniform (the exact outcome of the four-dice roll-off).
+* Exclusion lasts one round, a no-bid round included.
+* Game 8: scored points stay when a chain breaks; only moved moons count in a chain.
+* Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars.
+* Game 10: a challenge counts as a pass for ending the auction; a new bid cancels all
+  challenges; the high bidder may not challenge.
+* Game 11: the bidder may only back "made"; stakes are discretised (``bet_fractions``).
+* Game 12: the organizer chooses before setup; the target is the config's.
+* The timer is a move budget; ``max_rounds`` bounds the game (highest score wins).
+* Ties share the win.
+
+Version history
+---------------
+* v0 (moon-envs 0.1.0): first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moon_envs.core.aec import RENDER_MODES, MoonAECEnv
+from moon_envs.moonstar.render import render_rgb
+from moon_envs.moonstar.rules import MoonstarGame
+from moon_envs.moonstar.variants import preset
+
+
+class raw_env(MoonAECEnv):  # noqa: N801 - PettingZoo naming convention
+    """Moonstar as a PettingZoo AEC environment; see the module docstring."""
+
+    game_class = MoonstarGame
+    rgb_renderer = staticmethod(render_rgb)
+    metadata = {
+        "render_modes": RENDER_MODES,
+        "name": "moonstar_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+
+def env(game: int | None = None, **kwargs: Any) -> raw_env:
+    """Build the Moonstar AEC environment. ``game=N`` (1..12) starts from Game N's preset;
+    other keywords are the parameters of the module docstring and override the preset."""
+    params = preset(game) if game is not None else {}
+    params.update(kwargs)
+    return raw_env(**params)
