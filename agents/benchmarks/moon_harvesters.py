@@ -92,16 +92,29 @@ def run(seconds: float = 3.0) -> list[tuple[str, float, str]]:
 
 def _env_rows(seconds: float) -> list[tuple[str, float, str]]:
     """The AEC env with 4 players (the generic table runs the 2-player default), beside
-    connect_four_v3 in the same loop when PettingZoo's classic games are installed."""
+    connect_four_v3 in the same loop, in interleaved rounds, when PettingZoo's classic
+    games are installed."""
     import moon_envs
     from agents.bench import random_play, reference_factory
 
-    four = random_play(moon_envs.make("moon_harvesters_v0", num_players=4), seconds)
-    rows = [("env random play, 4 players", four.steps_per_s, "agent-steps/s")]
+    four = moon_envs.make("moon_harvesters_v0", num_players=4)
     factory = reference_factory()
-    if factory is not None:
-        ref = random_play(factory(), seconds)
-        rows.append(("env 4 players / connect_four_v3", four.steps_per_s / ref.steps_per_s, "x"))
+    ref = factory() if factory is not None else None
+    rounds = 3
+    steps = {"four": 0.0, "ref": 0.0}
+    elapsed = {"four": 0.0, "ref": 0.0}
+    for r in range(rounds):
+        for key, env in (("four", four), ("ref", ref)):
+            if env is None:
+                continue
+            row = random_play(env, seconds / rounds, seed=r)
+            steps[key] += row.steps
+            elapsed[key] += row.seconds
+    four_rate = steps["four"] / elapsed["four"]
+    rows = [("env random play, 4 players", four_rate, "agent-steps/s")]
+    if ref is not None:
+        ratio = four_rate / (steps["ref"] / elapsed["ref"])
+        rows.append(("env 4 players / connect_four_v3", ratio, "x"))
     return rows
 
 
