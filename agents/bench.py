@@ -6,7 +6,8 @@ loop, resets included. Every env, connect_four included, runs the same loop and 
 action-choice code in the same process, one after the other, so the ratio column
 (env / connect_four) compares like with like. moon-envs envs are built with
 ``moon_envs.make(env_id)`` and connect_four with ``connect_four_v3.env()`` (its default
-wrappers on, as users get it).
+wrappers on, as users get it). The envs take turns in interleaved rounds, so a change of
+machine load during the run affects all of them alike.
 
 After the table, every game with a module ``agents/benchmarks/<game>.py`` defining
 ``run(seconds)`` adds its own rows (see :mod:`agents.benchmarks`).
@@ -49,10 +50,11 @@ def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
     """Play uniformly random games on the AEC ``env`` for about ``seconds``; count decisions.
 
     The same code runs for every env: read the acting agent's mask from ``env.last()``,
-    draw a legal action, ``env.step`` it; ``step(None)`` for agents that are done; reset
+    draw a legal action (uniforms pre-drawn in blocks from one seeded generator), ``env.step`` it; ``step(None)`` for agents that are done; reset
     when no agent is left. The clock is read every 64 loop turns.
     """
     rng = np.random.default_rng(seed)
+    uniforms = rng.random(4096).tolist()  # drawn in bulk so the loop's own cost stays small
     steps = games = 0
     env.reset(seed=seed)
     start = time.perf_counter()
@@ -67,8 +69,10 @@ def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
             env.step(None)
         else:
             legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
+            env.step(int(legal[int(uniforms[steps & 4095] * legal.size)]))
             steps += 1
+            if steps & 4095 == 0:
+                uniforms = rng.random(4096).tolist()
         turn += 1
         if turn & 63 == 0 and time.perf_counter() >= deadline:
             break
@@ -93,8 +97,11 @@ def run_bench(
     seconds: float = 3.0,
     seed: int = 0,
     out: Callable[[str], None] = print,
+    rounds: int = 3,
 ) -> dict[str, Any]:
     """Measure ``env_ids`` (default: every registered env) and connect_four; print a table.
+
+    Each env gets ``seconds`` in all, in ``rounds`` interleaved slices.
 
     Returns ``{"rows": [...], "ratios": {...}, "extra": {game: rows}, "skipped": {...}}``.
     An env whose module is not available is skipped with a note.
@@ -117,22 +124,29 @@ def run_bench(
     if ref_factory is not None:
         factories.append((REFERENCE, ref_factory))
 
+    envs: dict[str, Any] = {}
     for name, factory in factories:
         try:
-            env = factory()
+            envs[name] = factory()
         except ImportError as exc:
             skipped[name] = f"not available ({exc})"
             continue
-        if hasattr(env, "game"):
-            games[name] = env.game.spec.name
-        random_play(env, min(0.2, seconds / 10), seed=seed)  # warm-up
-        row = random_play(env, seconds, seed=seed)
-        rows[name] = BenchRow(name, row.steps, row.games, row.seconds)
+        if hasattr(envs[name], "game"):
+            games[name] = envs[name].game.spec.name
+        random_play(envs[name], min(0.2, seconds / 10), seed=seed)  # warm-up
+    # interleaved rounds, so that a change in machine load hits every env alike
+    for r in range(rounds):
+        for name, env in envs.items():
+            part = random_play(env, seconds / rounds, seed=seed + r)
+            prev = rows.get(name, BenchRow(name, 0, 0, 0.0))
+            rows[name] = BenchRow(name, prev.steps + part.steps, prev.games + part.games,
+                                  prev.seconds + part.seconds)
+    for env in envs.values():
         env.close()
 
     ref = rows.get(REFERENCE)
     ratios = {n: (r.steps_per_s / ref.steps_per_s if ref else float("nan")) for n, r in rows.items()}
-    out(f"random play, {seconds:g} s per env, one process, same loop for all")
+    out(f"random play, {seconds:g} s per env in {rounds} interleaved rounds, one process, same loop for all")
     out(f"{'env':<22} {'agent-steps/s':>14} {'games/s':>10} {'x ' + REFERENCE:>20}")
     for name, r in rows.items():
         ratio = f"{ratios[name]:.2f}" if ref else "n/a"

@@ -311,6 +311,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
+    except BrokenPipeError:  # output piped into e.g. `head`
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
