@@ -168,18 +168,3 @@ register(
         gym_id="moon_envs/MoonHarvesters-v0",
     )
 )
-
-# Moonstar Games 1-12 of the rule book as presets of moonstar_v0 (moon_envs.moonstar.preset)
-from moon_envs.moonstar.variants import GAME_TITLES as _MOONSTAR_GAMES  # noqa: E402
-from moon_envs.moonstar.variants import preset as _moonstar_preset  # noqa: E402
-
-for _g, _title in _MOONSTAR_GAMES.items():
-    register(
-        EnvEntry(
-            id=f"moonstar_g{_g}_v0",
-            module="moon_envs.moonstar.env",
-            summary=f"Moonstar Game {_g}: {_title}.",
-            gym_id=f"moon_envs/MoonstarG{_g}-v0",
-            defaults=_moonstar_preset(_g),
-        )
-    )
