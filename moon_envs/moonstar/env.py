@@ -1,5 +1,5 @@
-"""Moonstar — ``moonstar_v0`` (and ``moonstar_g1_v0`` … ``moonstar_g12_v0``)
-=========================================================================
+"""Moonstar — ``moonstar_v0``
+==========================
 
 Alex Randolph's bidding game (Avalon Hill 1981) for any number of players: the organizer
 sets planets and moons on a ring of twelve stars, seven dice are rolled, everyone bids on
@@ -9,14 +9,13 @@ Rules: RULES.md §1.
 
 ============================  ==========================================================
 Import                        ``moon_envs.make("moonstar_v0", num_players=4)``
-Presets (Games 1–12)          ``moon_envs.make("moonstar_g8_v0")`` (Game 8), or
-                              ``moon_envs.moonstar.env.env(game=8)``
-PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonstar_v0")``
+Presets (Games 1–12)          ``moon_envs.make("moonstar_v0", game=8)`` (Game 8)
+PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonstar_v0", game=8)``
 Gymnasium (single agent)      ``gymnasium.make("moon_envs/Moonstar-v0")``
 Agents                        ``player_0 .. player_{n-1}`` (n = 2..8)
-Actions                       ``Discrete(83 + menu + 2F + M·D·K)``: 195 for Game 1
+Actions                       ``Discrete(83 + menu + 2F + M·D·K)``: 181 for Game 1
 Observation                   ``Dict(observation=Box(-1, 1, (L,), float32),
-                              action_mask=Box(0, 1, (A,), int8))``: L = 249 for Game 1
+                              action_mask=Box(0, 1, (A,), int8))``: L = 244 for Game 1
                               with 4 players
 Chance                        first organizer, random setup, each die (one chance node
                               per die, faces 1..6 uniform)
@@ -106,6 +105,8 @@ Parameters
 ----------
 =================  ==================  ===================================================
 ``num_players``    4                   2..8
+``game``           None                1..12: start from that Game's preset (below);
+                                       every rule left unset takes the preset's value
 ``num_moons``      7                   7..15 (Games 2–4)
 ``num_dice``       7                   7..11 (Games 2–4)
 ``count_rule``     ``"auto"``          ``"equal"`` (Games 1–2: 7..11 each), ``"more_moons"``
@@ -135,8 +136,8 @@ stars), ``reward_mode`` and ``illegal_action``. Bad values raise ``ConfigError``
 field; forbidden combinations say why (planets with Games 7–8, the red planet without
 planets, a timer with Game 8, counts that do not follow the named Game).
 
-Presets: ``moonstar_g<N>_v0`` is ``moonstar_v0`` with ``moon_envs.moonstar.preset(N)``
-as defaults (your keywords override them): G2 9 moons/9 dice, G3 10 moons/8 dice, G4
+Presets: ``game=N`` applies ``moon_envs.moonstar.preset(N)`` to every rule you leave
+unset (your keywords override it): G2 9 moons/9 dice, G3 10 moons/8 dice, G4
 8 moons/10 dice, G5 planets [3, 5, 8, 10, 15, 20], G6 favourite star, G7 squares, G8
 chains, G9 double/half, G10 challenges, G11 side bets, G12 dealer's menu = Games 1–11.
 Variants combine freely (e.g. ``scoring="squares", movement="double_half",
@@ -168,7 +169,6 @@ from typing import Any
 from moon_envs.core.aec import RENDER_MODES, MoonAECEnv
 from moon_envs.moonstar.render import render_rgb
 from moon_envs.moonstar.rules import MoonstarGame
-from moon_envs.moonstar.variants import preset
 
 
 class raw_env(MoonAECEnv):  # noqa: N801 - PettingZoo naming convention
@@ -184,9 +184,7 @@ class raw_env(MoonAECEnv):  # noqa: N801 - PettingZoo naming convention
     }
 
 
-def env(game: int | None = None, **kwargs: Any) -> raw_env:
-    """Build the Moonstar AEC environment. ``game=N`` (1..12) starts from Game N's preset;
-    other keywords are the parameters of the module docstring and override the preset."""
-    params = preset(game) if game is not None else {}
-    params.update(kwargs)
-    return raw_env(**params)
+def env(**kwargs: Any) -> raw_env:
+    """Build the Moonstar AEC environment (keywords as in the module docstring; ``game=N``
+    starts from Game N's preset)."""
+    return raw_env(**kwargs)

@@ -12,8 +12,8 @@ Two levels of rules:
 Every bad value raises :class:`~moon_envs.core.game.ConfigError` naming the field and the
 allowed values; every bad combination raises it saying which Game forbids it and why.
 
-:func:`preset` returns the parameters of Games 1–12 as a dict (the registry ids
-``moonstar_g1_v0 .. moonstar_g12_v0`` use them as defaults).
+:func:`preset` returns the rules of Games 1–12 as a dict; ``MoonstarConfig(game=N)`` (and
+``make("moonstar_v0", game=N)``) applies it to every rule left unset.
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ ROUND_FIELDS = (
 
 
 def _untuple(value: Any) -> Any:
-    """Accept lists and JSON-encoded tuples (``{"__tuple__": [...]}``) for tuple fields."""
+    """Accept lists and JSON-encoded tuples (``{"__tuple__": [...]}``) for tuple fields,
+    recursively (menu entries nest them)."""
     if isinstance(value, Mapping) and "__tuple__" in value:
         value = value["__tuple__"]
-    if isinstance(value, list):
-        value = tuple(value)
+    if isinstance(value, (list, tuple)):
+        value = tuple(_untuple(v) for v in value)
     return value
 
 
@@ -200,6 +201,18 @@ def _game_round_params(game: int) -> dict[str, Any]:
     }[game]
 
 
+GAME1_ROUND_DEFAULTS = {
+    "num_moons": 7,
+    "num_dice": 7,
+    "count_rule": "auto",
+    "planets": None,
+    "scoring": "planets",
+    "favourite_star": False,
+    "movement": "exact",
+    "challenges": False,
+    "side_bets": False,
+}
+
 GAME_TITLES = {
     1: "the basic game",
     2: "more moons and dice (9 and 9)",
@@ -228,8 +241,12 @@ def preset(game: int) -> dict[str, Any]:
 class MoonstarConfig:
     """Parameters of Moonstar (all Games 1–12). See the documentation page in ``env.py``.
 
+    Rule fields left at ``None`` take the value of the preset ``game`` (if given), else
+    Game 1's; after construction every field holds its resolved value.
+
     Attributes:
         num_players: 2..8 (default 4).
+        game: start from the rule book's Game 1..12 (:func:`preset`); None: Game 1.
         num_moons, num_dice: 7..15 and 7..11 (Games 2–4; default 7 and 7).
         count_rule: ``"auto"`` (infer from the counts), ``"equal"`` (Games 1–2),
             ``"more_moons"`` (Game 3), ``"more_dice"`` (Game 4); a named rule that the
@@ -257,18 +274,19 @@ class MoonstarConfig:
     """
 
     num_players: int = 4
-    num_moons: int = 7
-    num_dice: int = 7
-    count_rule: str = "auto"
+    game: int | None = None
+    num_moons: int | None = None
+    num_dice: int | None = None
+    count_rule: str | None = None
     planets: tuple[int, ...] | None = None
-    scoring: str = "planets"
-    favourite_star: bool = False
-    movement: str = "exact"
-    challenges: bool = False
-    side_bets: bool = False
+    scoring: str | None = None
+    favourite_star: bool | None = None
+    movement: str | None = None
+    challenges: bool | None = None
+    side_bets: bool | None = None
     bet_fractions: tuple[float, ...] = (0.0, 0.25, 0.5, 1.0)
     move_budget: int | None = None
-    dealer_menu: tuple[Any, ...] = ()
+    dealer_menu: tuple[Any, ...] | None = None
     target: int | None = None
     setup: str = "organizer"
     first_organizer: Any = "roll"
@@ -278,6 +296,17 @@ class MoonstarConfig:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         check_int("num_players", self.num_players, 2, 8)
+        if self.game is not None:
+            check_int("game", self.game, 1, 12)
+        # unset (None) rule fields take the preset's value, else Game 1's
+        base_params = preset(self.game) if self.game is not None else {}
+        for name, default in GAME1_ROUND_DEFAULTS.items():
+            if getattr(self, name) is None and name != "planets":
+                set_(self, name, base_params.get(name, default))
+        if self.planets is None and "planets" in base_params:
+            set_(self, "planets", base_params["planets"])
+        if self.dealer_menu is None:
+            set_(self, "dealer_menu", base_params.get("dealer_menu", ()))
         planets = _untuple(self.planets)
         set_(self, "planets", planets)
         fr = _untuple(self.bet_fractions)
