@@ -266,7 +266,8 @@ class HarvestersState(State):
     ``craters_held[seat]`` craters taken and not yet placed; ``placed[seat]`` harvesters
     placed; ``collected[seat]`` deposits collected (the score); ``supply`` deposits left;
     ``phase``; ``player`` the seat to move; ``deposits_due`` deposits still to place this
-    turn; ``passes`` automatic passes so far.
+    turn; ``passes`` automatic passes so far; ``feat`` the observation of seat 0, kept up
+    to date by every action (other seats' views are a reordering of it).
     """
 
     game: HarvestersGame
