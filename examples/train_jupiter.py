@@ -7,6 +7,7 @@ For the full run use the shipped config: ``moon-envs train configs/jupiter_ppo.y
 
 from agents.config import load_config
 from agents.evaluate import tournament
+from agents.policy import PolicyAgent
 from agents.train import train
 
 config = load_config(
@@ -28,7 +29,7 @@ for row in result.metrics:
 
 final = tournament(
     "jupiter_v0",
-    [f"ppo:{result.model_path}", "greedy", "random"],
+    [PolicyAgent.load(result.model_path, name="trained"), "greedy", "random"],
     games=120,
     seed=1,
     out_dir=result.run_dir / "tournament",

@@ -94,3 +94,16 @@ def test_existing_run_folder_is_not_overwritten(run) -> None:
     second = train(cfg)
     assert second.run_dir.name == "smoke_seed0_1"
     assert (run.run_dir / "model.zip").is_file()
+
+
+def test_wall_clock_budget_stops_the_run(tmp_path: Path) -> None:
+    cfg = tiny_config(tmp_path)
+    cfg = cfg.model_copy(
+        update={
+            "budget": cfg.budget.model_copy(update={"total_timesteps": None, "wall_clock_minutes": 0.002}),
+            "eval": cfg.eval.model_copy(update={"every_timesteps": 0, "games": 2}),
+        }
+    )
+    result = train(cfg)
+    assert 0 < result.timesteps < 100_000
+    assert result.metrics[-1]["timesteps"] == result.timesteps
