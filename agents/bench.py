@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -50,8 +51,9 @@ def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
     """Play uniformly random games on the AEC ``env`` for about ``seconds``; count decisions.
 
     The same code runs for every env: read the acting agent's mask from ``env.last()``,
-    draw a legal action (uniforms pre-drawn in blocks from one seeded generator), ``env.step`` it; ``step(None)`` for agents that are done; reset
-    when no agent is left. The clock is read every 64 loop turns.
+    draw a legal action (uniforms pre-drawn in blocks from one seeded generator),
+    ``env.step`` it; ``step(None)`` for agents that are done; reset when no agent is left.
+    The clock is read every 64 loop turns.
     """
     rng = np.random.default_rng(seed)
     uniforms = rng.random(4096).tolist()  # drawn in bulk so the loop's own cost stays small
@@ -76,7 +78,9 @@ def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
         turn += 1
         if turn & 63 == 0 and time.perf_counter() >= deadline:
             break
-    return BenchRow(getattr(env, "metadata", {}).get("name", "?"), steps, games, time.perf_counter() - start)
+    return BenchRow(
+        getattr(env, "metadata", {}).get("name", "?"), steps, games, time.perf_counter() - start
+    )
 
 
 def reference_factory() -> Callable[[], Any] | None:
@@ -139,14 +143,20 @@ def run_bench(
         for name, env in envs.items():
             part = random_play(env, seconds / rounds, seed=seed + r)
             prev = rows.get(name, BenchRow(name, 0, 0, 0.0))
-            rows[name] = BenchRow(name, prev.steps + part.steps, prev.games + part.games,
-                                  prev.seconds + part.seconds)
+            rows[name] = BenchRow(
+                name, prev.steps + part.steps, prev.games + part.games, prev.seconds + part.seconds
+            )
     for env in envs.values():
         env.close()
 
     ref = rows.get(REFERENCE)
-    ratios = {n: (r.steps_per_s / ref.steps_per_s if ref else float("nan")) for n, r in rows.items()}
-    out(f"random play, {seconds:g} s per env in {rounds} interleaved rounds, one process, same loop for all")
+    ratios = {
+        n: (r.steps_per_s / ref.steps_per_s if ref else float("nan")) for n, r in rows.items()
+    }
+    out(
+        f"random play, {seconds:g} s per env in {rounds} interleaved rounds, "
+        "one process, same loop for all"
+    )
     out(f"{'env':<22} {'agent-steps/s':>14} {'games/s':>10} {'x ' + REFERENCE:>20}")
     for name, r in rows.items():
         ratio = f"{ratios[name]:.2f}" if ref else "n/a"
@@ -171,8 +181,14 @@ def run_bench(
             out(f"  {metric:<40} {value:>12,.3f} {unit}")
     return {
         "rows": [
-            {"env": r.env, "steps": r.steps, "games": r.games, "seconds": r.seconds,
-             "steps_per_s": r.steps_per_s, "ratio": ratios[n]}
+            {
+                "env": r.env,
+                "steps": r.steps,
+                "games": r.games,
+                "seconds": r.seconds,
+                "steps_per_s": r.steps_per_s,
+                "ratio": ratios[n],
+            }
             for n, r in rows.items()
         ],
         "ratios": ratios,

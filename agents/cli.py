@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Callable, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
 from moon_envs.core.game import ConfigError
 
@@ -73,8 +74,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             continue
         spec = env.game.spec
         print(f"{env_id:<20} {entry.summary}", file=out)
-        print(f"{'':<20} game={spec.name} players={spec.num_players} actions={spec.num_actions} "
-              f"obs={spec.observation_shape}", file=out)
+        print(
+            f"{'':<20} game={spec.name} players={spec.num_players} actions={spec.num_actions} "
+            f"obs={spec.observation_shape}",
+            file=out,
+        )
         print(f"{'':<20} agents: {', '.join(agent_names(spec.name))}, ppo:PATH", file=out)
         if args.params:
             print(f"{'':<20} params: {', '.join(moon_envs.valid_params(env_id))}", file=out)
@@ -137,8 +141,14 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if len(specs) == 1:
         specs = specs * seats_to_fill
     if len(specs) != seats_to_fill:
-        who = f"{seats_to_fill} agents (the seats other than --human)" if args.human is not None else f"{n} agents"
-        raise UsageError(f"{args.env} with {n} players needs {who} or one for all, got {len(specs)}")
+        who = (
+            f"{seats_to_fill} agents (the seats other than --human)"
+            if args.human is not None
+            else f"{n} agents"
+        )
+        raise UsageError(
+            f"{args.env} with {n} players needs {who} or one for all, got {len(specs)}"
+        )
     agents: list[Any] = []
     it = iter(specs)
     for seat in range(n):
@@ -201,7 +211,11 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
     result = train(config)
     print(f"run folder: {result.run_dir}", file=out)
-    print(f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  wall time: {result.elapsed_s:.1f} s", file=out)
+    print(
+        f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  "
+        f"wall time: {result.elapsed_s:.1f} s",
+        file=out,
+    )
     for key, value in result.final_eval.items():
         if key.endswith("_win_rate"):
             stem = key[: -len("_win_rate")]
@@ -229,7 +243,10 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     print(result.table(), file=out)
     if args.out:
         path = result.save(args.out)
-        print(f"\nwrote {path}/results.csv, results.json, games.csv, table.md, win_rates.png", file=out)
+        print(
+            f"\nwrote {path}/results.csv, results.json, games.csv, table.md, win_rates.png",
+            file=out,
+        )
     return 0
 
 
@@ -238,7 +255,9 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.seconds <= 0:
         raise UsageError(f"--seconds {args.seconds}: allowed: a positive number")
-    run_bench(args.envs or None, seconds=args.seconds, seed=args.seed, out=lambda s: print(s, file=out))
+    run_bench(
+        args.envs or None, seconds=args.seconds, seed=args.seed, out=lambda s: print(s, file=out)
+    )
     return 0
 
 
@@ -251,7 +270,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="moon-envs", description="moon-envs: space-themed board games for multi-agent RL")
+    p = _Parser(
+        prog="moon-envs", description="moon-envs: space-themed board games for multi-agent RL"
+    )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     ls = sub.add_parser("list", help="environments, their summaries and agents")
@@ -259,11 +280,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play one game between agents (or against them)")
     pl.add_argument("env", help="env id, e.g. jupiter_v0")
-    pl.add_argument("--agents", nargs="+", metavar="SPEC", help="random, greedy, ppo:PATH, ... (one per seat)")
+    pl.add_argument(
+        "--agents", nargs="+", metavar="SPEC", help="random, greedy, ppo:PATH, ... (one per seat)"
+    )
     pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--param", action="append", metavar="KEY=VALUE", help="env parameter (repeatable)")
-    pl.add_argument("--human", type=int, metavar="SEAT", help="you play this seat from the terminal")
-    pl.add_argument("--render", choices=["ansi", "none"], default="ansi", help="print the board after each move")
+    pl.add_argument(
+        "--param", action="append", metavar="KEY=VALUE", help="env parameter (repeatable)"
+    )
+    pl.add_argument(
+        "--human", type=int, metavar="SEAT", help="you play this seat from the terminal"
+    )
+    pl.add_argument(
+        "--render", choices=["ansi", "none"], default="ansi", help="print the board after each move"
+    )
 
     tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")
     tr.add_argument("config", help="YAML config, e.g. configs/jupiter_ppo.yaml")
@@ -288,7 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     out = stdout or sys.stdout
     inp = stdin or sys.stdin
@@ -306,8 +337,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:
-        print(f"error: {exc} (an optional dependency or game module is missing; "
-              f'training and ppo: agents need pip install "moon-envs[train]")', file=sys.stderr)
+        print(
+            f"error: {exc} (an optional dependency or game module is missing; "
+            f'training and ppo: agents need pip install "moon-envs[train]")',
+            file=sys.stderr,
+        )
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)

@@ -21,8 +21,9 @@ dotted path such as ``algorithm.n_steps``) and what is allowed there.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -137,7 +138,9 @@ class BudgetConfig(_Section):
     @model_validator(mode="after")
     def _some_limit(self) -> BudgetConfig:
         if self.total_timesteps is None and self.wall_clock_minutes is None:
-            raise ValueError("total_timesteps: set total_timesteps and/or wall_clock_minutes; both are null")
+            raise ValueError(
+                "total_timesteps: set total_timesteps and/or wall_clock_minutes; both are null"
+            )
         return self
 
 
@@ -186,7 +189,10 @@ class ExperimentConfig(_Section):
 
         game = self.env.game_name()
         allowed = agent_names(game)
-        for section, specs in (("opponents.pool", self.opponents.pool), ("eval.opponents", self.eval.opponents)):
+        for section, specs in (
+            ("opponents.pool", self.opponents.pool),
+            ("eval.opponents", self.eval.opponents),
+        ):
             for spec in specs:
                 if spec.startswith("ppo:"):
                     if not Path(spec[4:]).exists() and not Path(spec[4:] + ".zip").exists():
@@ -220,9 +226,7 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
         raise ConfigError(format_validation_error(exc, source)) from None
 
 
-def load_config(
-    path: str | Path, overrides: Mapping[str, Any] | None = None
-) -> ExperimentConfig:
+def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ExperimentConfig:
     """Read a YAML config file, apply dotted ``overrides`` and validate it.
 
     ``overrides`` maps dotted paths to values, e.g. ``{"budget.total_timesteps": 5000,
@@ -278,9 +282,13 @@ def format_validation_error(exc: ValidationError, source: str = "config") -> str
         sub = re.match(r"^([a-z_][a-z0-9_.]*): ", msg)
         if err["type"] == "value_error" and sub:
             field = ".".join([*loc, sub.group(1)])
-            msg = msg[sub.end():]
+            msg = msg[sub.end() :]
         got = err.get("input")
-        shown = "" if isinstance(got, (dict, list)) or err["type"] == "value_error" else f" (got {got!r})"
+        shown = (
+            ""
+            if isinstance(got, (dict, list)) or err["type"] == "value_error"
+            else f" (got {got!r})"
+        )
         lines.append(f"  {field}: {msg}{shown}")
     return "\n".join(lines)
 

@@ -31,9 +31,10 @@ import csv
 import itertools
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -260,8 +261,14 @@ class TournamentResult:
             w.writerow(["game", "seed", "seats", "scores", "winners", "length"])
             for g in self.games:
                 w.writerow(
-                    [g.game, g.seed, " ".join(g.seats), " ".join(f"{s:g}" for s in g.scores),
-                     " ".join(map(str, g.winners)), g.length]
+                    [
+                        g.game,
+                        g.seed,
+                        " ".join(g.seats),
+                        " ".join(f"{s:g}" for s in g.scores),
+                        " ".join(map(str, g.winners)),
+                        g.length,
+                    ]
                 )
 
     def plot(self, path: str | Path) -> None:
@@ -274,7 +281,12 @@ class TournamentResult:
         rows = self.rows()
         names = [r["agent"] for r in rows]
         rates = np.array([r["win_rate"] for r in rows])
-        err = np.array([[r["win_rate"] - r["ci_low"] for r in rows], [r["ci_high"] - r["win_rate"] for r in rows]])
+        err = np.array(
+            [
+                [r["win_rate"] - r["ci_low"] for r in rows],
+                [r["ci_high"] - r["win_rate"] for r in rows],
+            ]
+        )
         fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(names) + 2), 3.5))
         ax.bar(range(len(names)), rates, yerr=err, capsize=4, color="#4c72b0")
         ax.set_xticks(range(len(names)), [f"{n}\nElo {r['elo']:.0f}" for n, r in zip(names, rows)])
@@ -331,7 +343,9 @@ def lineups(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
     return [tuple(filled[(s + r) % num_seats] for s in range(num_seats)) for r in range(num_seats)]
 
 
-def play_game(env: Any, agents: Sequence[Any], seed: int | None = None) -> tuple[list[float], list[int], int]:
+def play_game(
+    env: Any, agents: Sequence[Any], seed: int | None = None
+) -> tuple[list[float], list[int], int]:
     """Play one game of the AEC ``env`` with ``agents[seat]`` in each seat.
 
     Returns the final scores, the winning seats and the number of player decisions.
@@ -355,9 +369,7 @@ def play_game(env: Any, agents: Sequence[Any], seed: int | None = None) -> tuple
     return [float(s) for s in state.scores()], list(state.winners()), steps
 
 
-def build_agents(
-    specs: Sequence[Any], game: str, seed: int = 0
-) -> tuple[list[Any], list[str]]:
+def build_agents(specs: Sequence[Any], game: str, seed: int = 0) -> tuple[list[Any], list[str]]:
     """Agents from specs (strings for :func:`agents.zoo.make_agent`, or agent objects).
 
     Names are made unique (``random``, ``random#2``); agent ``i`` is seeded ``seed + i``.
@@ -422,10 +434,14 @@ def tournament(
         up = ups[g % len(ups)]
         scores, winners, length = play_game(env, [agents[i] for i in up], seed=seed + g)
         records.append(
-            GameRecord(g, seed + g, tuple(names[i] for i in up), tuple(scores), tuple(winners), length)
+            GameRecord(
+                g, seed + g, tuple(names[i] for i in up), tuple(scores), tuple(winners), length
+            )
         )
     env.close()
-    result = TournamentResult.from_games(env_id, names, records, params, seed, prior_ties=prior_ties)
+    result = TournamentResult.from_games(
+        env_id, names, records, params, seed, prior_ties=prior_ties
+    )
     if out_dir is not None:
         result.save(out_dir)
     return result

@@ -76,7 +76,9 @@ class PolicyAgent:
                 'install them with: pip install "moon-envs[train]"'
             ) from exc
         model = MaskablePPO.load(str(p), device="cpu")
-        return cls(model.policy, name=name or f"ppo:{p.stem}", seed=seed, deterministic=deterministic)
+        return cls(
+            model.policy, name=name or f"ppo:{p.stem}", seed=seed, deterministic=deterministic
+        )
 
     @classmethod
     def from_model(

@@ -275,9 +275,8 @@ def _make_callback_class():
                 self.evaluate()
                 self.next_eval += self.cfg.eval.every_timesteps
             minutes = self.cfg.budget.wall_clock_minutes
-            if minutes is not None and time.perf_counter() - self.start > 60.0 * minutes:
-                return False
-            return True
+            out_of_time = minutes is not None and time.perf_counter() - self.start > 60.0 * minutes
+            return not out_of_time
 
         def _on_training_end(self) -> None:
             if self.last_eval_step != self.num_timesteps:
@@ -307,11 +306,19 @@ def _make_callback_class():
             row: dict[str, Any] = {"timesteps": t, "episodes": self.episodes}
             window = self._window
             row["train_episodes"] = len(window)
-            row["train_win_rate"] = float(np.mean([w for _, w, _ in window])) if window else math.nan
-            row["train_mean_reward"] = float(np.mean([r for r, _, _ in window])) if window else math.nan
-            row["train_mean_length"] = float(np.mean([n for _, _, n in window])) if window else math.nan
+            row["train_win_rate"] = (
+                float(np.mean([w for _, w, _ in window])) if window else math.nan
+            )
+            row["train_mean_reward"] = (
+                float(np.mean([r for r, _, _ in window])) if window else math.nan
+            )
+            row["train_mean_length"] = (
+                float(np.mean([n for _, _, n in window])) if window else math.nan
+            )
             self._window = []
-            row["snapshots_in_pool"] = min(len(self.snapshots), self.cfg.opponents.snapshots.max_in_pool)
+            row["snapshots_in_pool"] = min(
+                len(self.snapshots), self.cfg.opponents.snapshots.max_in_pool
+            )
             for spec in self.cfg.eval.opponents:
                 rate, lo, hi = evaluate_against(
                     self.cfg.env.id,
@@ -333,7 +340,11 @@ def _make_callback_class():
             self.metrics.append(row)
             self.last_eval_step = t
             if self.pbar is not None:
-                shown = {k[5:-9]: f"{v:.2f}" for k, v in row.items() if k.endswith("_win_rate") and k.startswith("eval_")}
+                shown = {
+                    k[5:-9]: f"{v:.2f}"
+                    for k, v in row.items()
+                    if k.endswith("_win_rate") and k.startswith("eval_")
+                }
                 self.pbar.set_postfix(shown, refresh=False)
 
     return SelfPlayCallback
@@ -382,8 +393,15 @@ def plot_learning_curve(metrics: list[dict[str, Any]], path: Path, title: str) -
             name = stem[len("eval_") :]
             ys = [m[key] for m in metrics]
             ax.plot(steps, ys, marker="o", label=f"vs {name} (eval)")
-            ax.fill_between(steps, [m[f"{stem}_ci_low"] for m in metrics], [m[f"{stem}_ci_high"] for m in metrics], alpha=0.2)
-    train = [(m["timesteps"], m["train_win_rate"]) for m in metrics if not _isnan(m["train_win_rate"])]
+            ax.fill_between(
+                steps,
+                [m[f"{stem}_ci_low"] for m in metrics],
+                [m[f"{stem}_ci_high"] for m in metrics],
+                alpha=0.2,
+            )
+    train = [
+        (m["timesteps"], m["train_win_rate"]) for m in metrics if not _isnan(m["train_win_rate"])
+    ]
     if train:
         ax.plot(*zip(*train), linestyle="--", color="gray", label="training pool")
     ax.set_ylim(0, 1)
@@ -409,9 +427,13 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
         import sb3_contrib  # noqa: F401
         import torch  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ConfigError('training needs torch and sb3-contrib: pip install "moon-envs[train]"') from exc
+        raise ConfigError(
+            'training needs torch and sb3-contrib: pip install "moon-envs[train]"'
+        ) from exc
     if progress is not None:
-        config = config.model_copy(update={"output": config.output.model_copy(update={"progress_bar": progress})})
+        config = config.model_copy(
+            update={"output": config.output.model_copy(update={"progress_bar": progress})}
+        )
 
     run_dir = make_run_dir(config)
     save_config(config, run_dir / "config.yaml")
@@ -435,7 +457,9 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
     write_metrics(callback.metrics, run_dir)
     if config.output.plot:
         try:
-            plot_learning_curve(callback.metrics, run_dir / "learning_curve.png", f"{config.name} ({config.env.id})")
+            plot_learning_curve(
+                callback.metrics, run_dir / "learning_curve.png", f"{config.name} ({config.env.id})"
+            )
         except ImportError:
             pass
     final = {k: v for k, v in callback.metrics[-1].items() if k.startswith("eval_")}

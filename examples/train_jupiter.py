@@ -24,8 +24,10 @@ config = load_config(
 result = train(config)
 print(f"run folder: {result.run_dir}")
 for row in result.metrics:
-    print(f"{row['timesteps']:>7} steps: win rate vs random {row['eval_random_win_rate']:.2f}, "
-          f"vs greedy {row['eval_greedy_win_rate']:.2f}")
+    print(
+        f"{row['timesteps']:>7} steps: win rate vs random {row['eval_random_win_rate']:.2f}, "
+        f"vs greedy {row['eval_greedy_win_rate']:.2f}"
+    )
 
 final = tournament(
     "jupiter_v0",

@@ -43,7 +43,10 @@ def test_parse_values() -> None:
     assert parse_value("3") == 3 and parse_value("0.5") == 0.5
     assert parse_value("true") is True and parse_value("None") is None
     assert parse_value("score") == "score"
-    assert parse_params(["num_players=3", "black_moons=yes"]) == {"num_players": 3, "black_moons": True}
+    assert parse_params(["num_players=3", "black_moons=yes"]) == {
+        "num_players": 3,
+        "black_moons": True,
+    }
 
 
 def test_list() -> None:
@@ -58,19 +61,23 @@ def test_play_between_agents() -> None:
     assert code == 0
     assert "player_0 (random) vs player_1 (greedy)" in out
     assert "final scores:" in out and "winner(s):" in out
-    code2, out2 = run(["play", "jupiter_v0", "--agents", "random", "greedy", "--seed", "3"])
+    _, out2 = run(["play", "jupiter_v0", "--agents", "random", "greedy", "--seed", "3"])
     assert out2 == out  # seeded: the same game again
 
 
 def test_play_three_players_with_params() -> None:
-    code, out = run(["play", "jupiter_v0", "--agents", "greedy", "--param", "num_players=3", "--render", "none"])
+    code, out = run(
+        ["play", "jupiter_v0", "--agents", "greedy", "--param", "num_players=3", "--render", "none"]
+    )
     assert code == 0
     assert "player_2 (greedy)" in out and "final scores:" in out
 
 
 def test_play_human_from_fake_stdin() -> None:
     inp = CyclingInput(33)
-    code, out = run(["play", "jupiter_v0", "--agents", "greedy", "--human", "1", "--seed", "0"], stdin=inp)
+    code, out = run(
+        ["play", "jupiter_v0", "--agents", "greedy", "--human", "1", "--seed", "0"], stdin=inp
+    )
     assert code == 0
     assert "player_1 (human)" in out
     assert "Your move (player_1). Legal moves:" in out
@@ -90,7 +97,10 @@ def test_play_human_quits_and_eof() -> None:
     ("argv", "message"),
     [
         (["play", "nope_v0"], "registered ids"),
-        (["play", "jupiter_v0", "--agents", "bogus", "random"], "allowed: ['greedy', 'heuristic', 'random']"),
+        (
+            ["play", "jupiter_v0", "--agents", "bogus", "random"],
+            "allowed: ['greedy', 'heuristic', 'random']",
+        ),
         (["play", "jupiter_v0", "--agents", "random", "random", "random"], "needs 2 agents"),
         (["play", "jupiter_v0", "--param", "num_players=9"], "num_players=9"),
         (["play", "jupiter_v0", "--param", "colour=red"], "valid parameters"),
@@ -102,7 +112,9 @@ def test_play_human_quits_and_eof() -> None:
         (["frobnicate"], "invalid choice"),
     ],
 )
-def test_bad_input_exits_2_with_message(argv: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+def test_bad_input_exits_2_with_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture
+) -> None:
     code, _ = run(argv)
     assert code == 2
     err = capsys.readouterr().err
@@ -111,8 +123,20 @@ def test_bad_input_exits_2_with_message(argv: list[str], message: str, capsys: p
 
 
 def test_eval_writes_table_and_files(tmp_path: Path) -> None:
-    code, out = run(["eval", "jupiter_v0", "--agents", "random", "greedy", "--games", "20",
-                     "--out", str(tmp_path), "--no-progress"])
+    code, out = run(
+        [
+            "eval",
+            "jupiter_v0",
+            "--agents",
+            "random",
+            "greedy",
+            "--games",
+            "20",
+            "--out",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     assert out.startswith("| Agent | Games |") and "| greedy | 20 |" in out
     data = json.loads((tmp_path / "results.json").read_text())
@@ -139,12 +163,16 @@ def test_train_from_yaml(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
         "checkpoints: {every_timesteps: 0}\n"
         "output: {tensorboard: false}\n"
     )
-    code, out = run(["train", str(cfg), "--out", str(tmp_path / "runs"), "--timesteps", "128", "--no-progress"])
+    code, out = run(
+        ["train", str(cfg), "--out", str(tmp_path / "runs"), "--timesteps", "128", "--no-progress"]
+    )
     assert code == 0, capsys.readouterr().err
     assert "run folder:" in out and "final win rate vs random" in out
     model = tmp_path / "runs" / "cli_smoke_seed0" / "model.zip"
     assert model.is_file()
-    code, out = run(["play", "jupiter_v0", "--agents", f"ppo:{model}", "random", "--render", "none"])
+    code, out = run(
+        ["play", "jupiter_v0", "--agents", f"ppo:{model}", "random", "--render", "none"]
+    )
     assert code == 0 and "final scores:" in out
 
 
@@ -165,10 +193,13 @@ def test_list_play_bench_do_not_import_torch() -> None:
     code = (
         "import io, sys\n"
         "from agents.cli import main\n"
-        "for argv in (['list'], ['play', 'jupiter_v0', '--render', 'none'], ['bench', 'jupiter_v0', '--seconds', '0.05']):\n"
+        "for argv in (['list'], ['play', 'jupiter_v0', '--render', 'none'],\n"
+        "             ['bench', 'jupiter_v0', '--seconds', '0.05']):\n"
         "    assert main(argv, stdout=io.StringIO()) == 0\n"
         "heavy = [m for m in ('torch', 'stable_baselines3', 'sb3_contrib') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, cwd=ROOT
+    )
     assert proc.returncode == 0, proc.stderr

@@ -9,23 +9,31 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-import torch  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import DummyVecEnv
 
-import moon_envs  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from agents.zoo import make_agent  # noqa: E402
-from moon_envs import ConfigError  # noqa: E402
-from moon_envs.core.wrappers import SingleAgentEnv  # noqa: E402
+import moon_envs
+from agents.policy import PolicyAgent
+from agents.zoo import make_agent
+from moon_envs import ConfigError
+from moon_envs.core.wrappers import SingleAgentEnv
 
 
 @pytest.fixture(scope="module")
 def model() -> MaskablePPO:
     torch.manual_seed(0)
     vec = DummyVecEnv([lambda: SingleAgentEnv("jupiter_v0")])
-    return MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1,
-                       policy_kwargs={"net_arch": [32]}, seed=0, device="cpu")
+    return MaskablePPO(
+        "MlpPolicy",
+        vec,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=1,
+        policy_kwargs={"net_arch": [32]},
+        seed=0,
+        device="cpu",
+    )
 
 
 def views(n: int, seed: int = 0):

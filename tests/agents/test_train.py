@@ -11,9 +11,9 @@ import yaml
 
 pytest.importorskip("sb3_contrib")
 
-from agents.config import parse_config  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from agents.train import train  # noqa: E402
+from agents.config import parse_config
+from agents.policy import PolicyAgent
+from agents.train import train
 
 
 def tiny_config(out: Path, seed: int = 0, run_name: str | None = None):
@@ -22,8 +22,17 @@ def tiny_config(out: Path, seed: int = 0, run_name: str | None = None):
             "name": "smoke",
             "seed": seed,
             "env": {"id": "jupiter_v0", "params": {"num_players": 2}},
-            "algorithm": {"n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 2, "net_arch": [32, 32]},
-            "opponents": {"pool": ["random", "greedy"], "snapshots": {"every_timesteps": 256, "max_in_pool": 2}},
+            "algorithm": {
+                "n_envs": 2,
+                "n_steps": 64,
+                "batch_size": 64,
+                "n_epochs": 2,
+                "net_arch": [32, 32],
+            },
+            "opponents": {
+                "pool": ["random", "greedy"],
+                "snapshots": {"every_timesteps": 256, "max_in_pool": 2},
+            },
             "budget": {"total_timesteps": 1024},
             "eval": {"every_timesteps": 512, "games": 10, "opponents": ["random", "greedy"]},
             "checkpoints": {"every_timesteps": 512},
@@ -41,8 +50,16 @@ def run(tmp_path_factory: pytest.TempPathFactory):
 def test_run_folder_contents(run) -> None:
     d = run.run_dir
     assert d.name == "smoke_seed0"
-    for name in ("config.yaml", "versions.json", "seed", "metrics.csv", "metrics.json",
-                 "summary.json", "learning_curve.png", "model.zip"):
+    for name in (
+        "config.yaml",
+        "versions.json",
+        "seed",
+        "metrics.csv",
+        "metrics.json",
+        "summary.json",
+        "learning_curve.png",
+        "model.zip",
+    ):
         assert (d / name).is_file() and (d / name).stat().st_size > 0, name
     assert (d / "seed").read_text().strip() == "0"
     assert any((d / "tb").iterdir())
@@ -89,8 +106,12 @@ def test_same_seed_same_metrics(run, tmp_path: Path) -> None:
 
 def test_existing_run_folder_is_not_overwritten(run) -> None:
     cfg = tiny_config(run.run_dir.parent)
-    cfg = cfg.model_copy(update={"budget": cfg.budget.model_copy(update={"total_timesteps": 128}),
-                                 "eval": cfg.eval.model_copy(update={"games": 2})})
+    cfg = cfg.model_copy(
+        update={
+            "budget": cfg.budget.model_copy(update={"total_timesteps": 128}),
+            "eval": cfg.eval.model_copy(update={"games": 2}),
+        }
+    )
     second = train(cfg)
     assert second.run_dir.name == "smoke_seed0_1"
     assert (run.run_dir / "model.zip").is_file()
@@ -100,7 +121,9 @@ def test_wall_clock_budget_stops_the_run(tmp_path: Path) -> None:
     cfg = tiny_config(tmp_path)
     cfg = cfg.model_copy(
         update={
-            "budget": cfg.budget.model_copy(update={"total_timesteps": None, "wall_clock_minutes": 0.002}),
+            "budget": cfg.budget.model_copy(
+                update={"total_timesteps": None, "wall_clock_minutes": 0.002}
+            ),
             "eval": cfg.eval.model_copy(update={"every_timesteps": 0, "games": 2}),
         }
     )
