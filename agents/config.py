@@ -185,7 +185,7 @@ class ExperimentConfig(_Section):
 
     @model_validator(mode="after")
     def _agents_exist(self) -> ExperimentConfig:
-        from agents.zoo import agent_names
+        from agents.zoo import agent_names, make_agent
 
         game = self.env.game_name()
         allowed = agent_names(game)
@@ -202,6 +202,13 @@ class ExperimentConfig(_Section):
                         f"{section}: unknown agent {spec!r} for {self.env.id}; "
                         f"allowed values: {allowed} or 'ppo:PATH'"
                     )
+                else:
+                    try:
+                        make_agent(spec, game, seed=0)
+                    except ImportError as exc:
+                        raise ValueError(
+                            f"{section}: agent {spec!r} for {self.env.id} is not importable: {exc}"
+                        ) from None
         return self
 
     def run_name(self) -> str:

@@ -28,6 +28,9 @@ A run folder ``<output.dir>/<run name>/`` holds::
     tb/                  TensorBoard logs (tensorboard --logdir <run>/tb)
     model.zip            the final model (agent spec "ppo:<run>/model.zip")
 
+Metrics are rewritten after every evaluation, and Ctrl-C stops a run early but still
+saves the model, metrics and plot (``"interrupted": true`` in ``summary.json``).
+
 On CPU, the same config and seed give the same metrics: every generator (Python, numpy,
 torch, each env, each opponent) is seeded from ``seed``, torch runs
 ``torch_threads`` threads, and no metric depends on the clock (wall times are kept in
@@ -279,10 +282,16 @@ def _make_callback_class():
             return not out_of_time
 
         def _on_training_end(self) -> None:
+            self.finish()
+
+        def finish(self) -> None:
+            """Final evaluation (if the last one is stale), flush the logs, close the bar."""
             if self.last_eval_step != self.num_timesteps:
                 self.evaluate()
+            self.logger.dump(self.num_timesteps)
             if self.pbar is not None:
                 self.pbar.close()
+                self.pbar = None
 
         # -- actions
         def snapshot(self) -> None:
@@ -337,7 +346,9 @@ def _make_callback_class():
                 row[f"train_{k}"] = self.train_stats.get(k, math.nan)
             if window:
                 self.logger.record("rollout/win_rate", row["train_win_rate"])
+            self.logger.dump(t)  # TensorBoard gets the evaluation at its own step
             self.metrics.append(row)
+            write_metrics(self.metrics, self.run_dir)  # an interrupted run keeps its metrics
             self.last_eval_step = t
             if self.pbar is not None:
                 shown = {
@@ -449,7 +460,12 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
 
     budget = config.budget.total_timesteps or 2**62
     start = time.perf_counter()
-    model.learn(total_timesteps=budget, callback=callback, tb_log_name="ppo")
+    interrupted = False
+    try:
+        model.learn(total_timesteps=budget, callback=callback, tb_log_name="ppo")
+    except KeyboardInterrupt:  # Ctrl-C: keep what was learnt, write the run folder
+        interrupted = True
+        callback.finish()
     elapsed = time.perf_counter() - start
 
     model_path = run_dir / "model.zip"
@@ -472,6 +488,7 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
         "steps_per_s": round(model.num_timesteps / max(elapsed, 1e-9), 1),
         "final_eval": final,
         "model": str(model_path),
+        "interrupted": interrupted,
     }
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     vec_env.close()
