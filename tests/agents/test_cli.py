@@ -203,3 +203,13 @@ def test_list_play_bench_do_not_import_torch() -> None:
         [sys.executable, "-c", code], check=False, capture_output=True, text=True, cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_bench_without_connect_four_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.bench
+
+    monkeypatch.setattr(agents.bench, "reference_factory", lambda: None)
+    code, out = run(["bench", "jupiter_v0", "--seconds", "0.1"])
+    assert code == 0
+    assert 'pip install "moon-envs[bench]"' in out
+    assert "jupiter_v0" in out and "n/a" in out
