@@ -97,9 +97,10 @@ Rewards and info
 ``reward_mode="win"`` (default): 0 until the end; the winners share +1 and the others
 share −1. ``reward_mode="score"``: each step's change of score for every seat.
 At the end of each round ``info["round_report"]`` holds ``round``, ``organizer``,
-``no_bid``, ``bidder``, ``bid``, ``achieved``, ``made``, ``best_total`` (the exact optimum
-from :mod:`moon_envs.moonstar.solver`, Game 6 including the best red star), ``regret``
-(best − achieved), ``challengers`` and ``score_changes``.
+``no_bid``, ``bidder``, ``bid``, ``achieved``, ``made``, ``rules`` (menu entry),
+``best_total`` (the exact optimum from :mod:`moon_envs.moonstar.solver`; Game 6 with the
+best red star), ``regret`` (best − achieved), ``challengers``, ``side_bets`` (settled
+side-bet amounts) and ``score_changes``.
 
 Parameters
 ----------

@@ -434,11 +434,13 @@ class MoonstarState(State):
                 if s != b:
                     self.points[s] += CHALLENGE_STAKE if self.challengers[s] else FAIL_BONUS
             self.pending_excluded = b
+        bets = [0] * n
         if self.rules.side_bets:
             for s in range(n):
                 if self.bet_stake[s] > 0:
                     won = (self.bet_side[s] == 0) == made
-                    self.points[s] += self.bet_stake[s] if won else -self.bet_stake[s]
+                    bets[s] = int(self.bet_stake[s] if won else -self.bet_stake[s])
+                    self.points[s] += bets[s]
         best = self.best_total
         self.report = {
             "round": self.round_no,
@@ -450,7 +452,9 @@ class MoonstarState(State):
             "made": made,
             "best_total": best if best >= 0 else None,
             "regret": (best - self.round_total) if best >= 0 else None,
+            "rules": self.rules_idx,
             "challengers": np.flatnonzero(self.challengers).tolist(),
+            "side_bets": bets,
             "score_changes": (self.points - before).tolist(),
         }
         self._end_round(rotate=True)
