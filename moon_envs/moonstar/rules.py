@@ -88,6 +88,10 @@ class MoonstarGame(Game):
         self.dice_base = self.moon_base + 14 * self.max_moons
         self.face_base = self.dice_base + 2 * self.max_dice
         self.rule_features = [_rule_features(r) for r in self.rounds]
+        self._score_cache: dict[tuple[bytes, int], np.ndarray] = {}
+        self.move_ids = self.a_move + np.arange(
+            self.max_moons * self.max_dice * self.num_dirs
+        ).reshape(self.max_moons, self.max_dice, self.num_dirs)
         return GameSpec(
             name="moonstar",
             num_players=n,
@@ -186,11 +190,14 @@ class MoonstarState(State):
         self.report: dict[str, Any] | None = None
         self.last_action = ""
         self.board = np.zeros(game.board_len, dtype=np.float32)
+        self.moons_on_star = np.zeros(NUM_STARS, dtype=np.int8)
+        self.play_block = np.zeros((game.max_moons, game.max_dice, game.num_dirs), dtype=np.int8)
         if cfg.first_organizer == "roll":
             self.phase = "first"
         else:
             self.organizer = int(cfg.first_organizer)
             self._start_round()
+        self.to_act = self._compute_player()
 
     # ---- helpers ---------------------------------------------------------------------
     @property
@@ -246,6 +253,7 @@ class MoonstarState(State):
         self.landed[:] = 0
         self.best_total = -1
         self.board[:] = 0.0
+        self.moons_on_star[:] = 0
         self.phase = "planet" if self.planets_to_place else "moon"
 
     def _place_planet(self, star: int) -> None:
@@ -258,6 +266,7 @@ class MoonstarState(State):
     def _place_moon(self, star: int) -> None:
         m = self.moons_placed
         self.moon_star[m] = star
+        self.moons_on_star[star] += 1
         b = self.board
         b[star * 5 + 2] += 1.0 / 15.0
         row = self.game.moon_base + 14 * m
@@ -307,6 +316,27 @@ class MoonstarState(State):
         dice = [d for d in range(self.game.max_dice) if self.dice[d] > 0 and not self.die_used[d]]
         return moons, dice
 
+    def _begin_play(self) -> None:
+        self.phase = "play"
+        self.play_block = self.build_play_block()
+
+    def build_play_block(self) -> np.ndarray:
+        """The move part of the mask as an (moons, dice, directions) int8 block, from scratch
+        (kept up to date move by move in ``play_block``): every unmoved moon with the first
+        free die of each face (equal dice are interchangeable) in each allowed direction."""
+        g = self.game
+        block = np.zeros((g.max_moons, g.max_dice, g.num_dirs), dtype=np.int8)
+        firsts: dict[int, int] = {}
+        used = self.die_used.tolist()
+        for d, face in enumerate(self.dice.tolist()):
+            if face and not used[d] and face not in firsts:
+                firsts[face] = d
+        moons = np.flatnonzero((self.moon_star >= 0) & ~self.moon_moved)
+        nd = solver.num_directions(self.rules.movement)
+        if moons.size and firsts:
+            block[np.ix_(moons, list(firsts.values()), np.arange(nd))] = 1
+        return block
+
     def _end_auction(self) -> None:
         r = self.rules
         if self.game.config.solver_info:
@@ -316,7 +346,7 @@ class MoonstarState(State):
         elif r.side_bets:
             self._begin_bets()
         else:
-            self.phase = "play"
+            self._begin_play()
 
     def _begin_bets(self) -> None:
         self.phase = "bets"
@@ -372,8 +402,8 @@ class MoonstarState(State):
         self.last_action = f"player_{p} bets"
         nxt = (p + 1) % g.n
         if nxt == self.bidder:
-            self.phase = "play"
             self.bet_turn = -1
+            self._begin_play()
         else:
             self.bet_turn = nxt
 
@@ -396,6 +426,12 @@ class MoonstarState(State):
         self.moon_moved[m] = True
         self.die_used[d] = True
         self.landed[t] += 1
+        blk = self.play_block
+        blk[m] = 0
+        blk[:, d] = 0
+        if d + 1 < g.max_dice and self.dice[d + 1] == face:  # the next die of this face
+            moons = np.flatnonzero((self.moon_star >= 0) & ~self.moon_moved)
+            blk[moons, d + 1, : solver.num_directions(self.rules.movement)] = 1
         r = self.rules
         if r.scoring == "planets":
             gained = solver.landing_value(self.planet_value, t, self.red_star if self.red_star >= 0 else None)
@@ -470,6 +506,9 @@ class MoonstarState(State):
 
     # ---- protocol hooks ----------------------------------------------------------------
     def _current_player(self) -> int:
+        return self.to_act
+
+    def _compute_player(self) -> int:
         ph = self.phase
         if ph == "auction":
             return self.to_move
@@ -501,8 +540,7 @@ class MoonstarState(State):
         if self.phase == "planet":
             return (self.planet_value == 0).astype(np.int8)
         if self.phase == "moon":
-            counts = np.bincount(self.moon_star[self.moon_star >= 0], minlength=NUM_STARS)
-            return (counts < MAX_MOONS_PER_STAR).astype(np.int8)
+            return self.moons_on_star < MAX_MOONS_PER_STAR
         return (self.planet_value > 0).astype(np.int8)  # favourite star
 
     def _legal_mask(self) -> np.ndarray:
@@ -520,24 +558,7 @@ class MoonstarState(State):
             if self.rules.challenges and self.bidder >= 0 and not self.challengers[p]:
                 mask[g.a_challenge] = 1
         elif ph == "play":
-            firsts: dict[int, int] = {}
-            dice_vals = self.dice.tolist()
-            used = self.die_used.tolist()
-            for d, face in enumerate(dice_vals):
-                if face and not used[d] and face not in firsts:
-                    firsts[face] = d  # equal dice are interchangeable: offer the first one
-            nd = solver.num_directions(self.rules.movement)
-            K, D = g.num_dirs, g.max_dice
-            stars = self.moon_star.tolist()
-            moved = self.moon_moved.tolist()
-            idx = [
-                g.a_move + (m * D + d) * K + k
-                for m in range(g.max_moons)
-                if stars[m] >= 0 and not moved[m]
-                for d in firsts.values()
-                for k in range(nd)
-            ]
-            mask[idx] = 1
+            mask[g.a_move :] = self.play_block.ravel()
         elif ph == "bets":
             mask[g.a_bet : g.a_bet + g.num_stakes] = 1
             if self.bet_turn != self.bidder:
@@ -558,10 +579,14 @@ class MoonstarState(State):
 
     def _apply(self, action: int) -> None:
         self._cache_mask = None
+        if self.to_act >= 0:
+            self.report = None
+        self._dispatch(action)
+        self.to_act = self._compute_player()
+
+    def _dispatch(self, action: int) -> None:
         ph = self.phase
         g = self.game
-        if self._current_player() >= 0:
-            self.report = None
         if ph == "auction":
             self._auction_action(self.to_move, action)
         elif ph == "play":
@@ -581,7 +606,7 @@ class MoonstarState(State):
             if self.rules.side_bets:
                 self._begin_bets()
             else:
-                self.phase = "play"
+                self._begin_play()
         elif ph == "menu":
             self.rules_idx = action - g.a_menu
             self.last_action = f"player_{self.organizer} chooses menu entry {self.rules_idx}"
@@ -633,6 +658,24 @@ class MoonstarState(State):
                 out[g.face_base : g.face_base + 6] = np.bincount(self.dice[free] - 1, minlength=6) / D
         return out
 
+    def _score_features(self, player: int) -> np.ndarray:
+        """``tanh(score / 100)`` per seat (me first) and ``tanh(lead / 50)``, memoised."""
+        cache = self.game._score_cache
+        key = (self.points.tobytes(), player)
+        v = cache.get(key)
+        if v is None:
+            n = self.game.n
+            pts = self.points.tolist()
+            v = np.empty(n + 1, dtype=np.float32)
+            best_other = max(pts[s] for s in range(n) if s != player)
+            for s in range(n):
+                v[(s - player) % n] = math.tanh(pts[s] / 100.0)
+            v[n] = math.tanh((pts[player] - best_other) / 50.0)
+            if len(cache) > 20_000:
+                cache.clear()
+            cache[key] = v
+        return v
+
     def _observation(self, player: int) -> np.ndarray:
         g = self.game
         n = g.n
@@ -648,12 +691,12 @@ class MoonstarState(State):
         i += 2
         if self.bidder >= 0:
             out[i + (self.bidder - player) % n] = 1.0
-        if self.challengers.any():
+        if self.bidder >= 0 and self.rules.challenges:
             out[i + n : i + 2 * n] = self.challengers[g.orders[player]]
         if self.excluded >= 0:
             out[i + 2 * n + (self.excluded - player) % n] = 1.0
         out[i + 3 * n + (self.organizer - player) % n] = 1.0
-        cp = self._current_player()
+        cp = self.to_act
         if cp >= 0:
             out[i + 4 * n + (cp - player) % n] = 1.0
         i += 5 * n
@@ -666,13 +709,7 @@ class MoonstarState(State):
                     out[i + n + k] = float(self.bet_side[s])
                     out[i + 2 * n + k] = self.bet_idx[s] / max(1, g.num_stakes - 1)
         i += 3 * n
-        pts = self.points.tolist()
-        best_other = -(10**18)
-        for s in range(n):
-            out[i + (s - player) % n] = math.tanh(pts[s] / 100.0)
-            if s != player and pts[s] > best_other:
-                best_other = pts[s]
-        out[i + n] = math.tanh((pts[player] - best_other) / 50.0)
+        out[i : i + n + 1] = self._score_features(player)
         i += n + 1
         out[i + _PHASE_INDEX[self.phase]] = 1.0
         i += len(PHASES)

@@ -57,6 +57,9 @@ def _fuzz(params: dict, seeds: range) -> dict:
             else:
                 mask = st.legal_actions_mask()
                 assert mask.any()
+                if st.phase == "play":  # the incrementally kept move mask is exact
+                    assert np.array_equal(st.play_block, st.build_play_block())
+                assert np.allclose(st.board, st.board_features(), atol=1e-5)
                 obs = st.observation(cp)
                 assert obs.shape == game.spec.observation_shape
                 assert obs.min() >= -1 and obs.max() <= 1
