@@ -299,10 +299,11 @@ class MoonstarState(State):
         r = self.rules
         if choose_red is None:
             choose_red = r.favourite_star and self.red_star < 0
+        stars, faces = self.moon_star.tolist(), self.dice.tolist()
         return solver.Situation(
-            moon_stars=tuple(int(self.moon_star[m]) for m in moons),
-            dice=tuple(int(self.dice[d]) for d in dice),
-            star_values=tuple(int(v) for v in self.planet_value),
+            moon_stars=tuple(stars[m] for m in moons),
+            dice=tuple(faces[d] for d in dice),
+            star_values=tuple(self.planet_value.tolist()),
             scoring=r.scoring,
             movement=r.movement,
             red_star=self.red_star if self.red_star >= 0 else None,
@@ -312,8 +313,10 @@ class MoonstarState(State):
 
     def situation_index(self) -> tuple[list[int], list[int]]:
         """(moon ids, die ids) of the unmoved moons on the board and the free dice."""
-        moons = [m for m in range(self.game.max_moons) if self.moon_star[m] >= 0 and not self.moon_moved[m]]
-        dice = [d for d in range(self.game.max_dice) if self.dice[d] > 0 and not self.die_used[d]]
+        stars, moved = self.moon_star.tolist(), self.moon_moved.tolist()
+        faces, used = self.dice.tolist(), self.die_used.tolist()
+        moons = [m for m, s in enumerate(stars) if s >= 0 and not moved[m]]
+        dice = [d for d, f in enumerate(faces) if f and not used[d]]
         return moons, dice
 
     def _begin_play(self) -> None:
@@ -333,14 +336,15 @@ class MoonstarState(State):
                 firsts[face] = d
         moons = np.flatnonzero((self.moon_star >= 0) & ~self.moon_moved)
         nd = solver.num_directions(self.rules.movement)
-        if moons.size and firsts:
-            block[np.ix_(moons, list(firsts.values()), np.arange(nd))] = 1
+        block[moons[:, None], list(firsts.values()), :nd] = 1
         return block
 
     def _end_auction(self) -> None:
         r = self.rules
         if self.game.config.solver_info:
-            self.best_total = solver.solve(self.situation(choose_red=r.favourite_star)).total
+            self.best_total = solver.solve(
+                self.situation(choose_red=r.favourite_star), with_plan=False
+            ).total
         if r.favourite_star:
             self.phase = "favourite"
         elif r.side_bets:
@@ -453,10 +457,22 @@ class MoonstarState(State):
         n = g.n
         before = self.points.copy()
         # moons without a die (Game 3, timer) leave the board; unused dice are discarded
-        gone = (self.moon_star >= 0) & ~self.moon_moved
-        self.moon_star[gone] = -1
-        self.dice[~self.die_used] = 0
-        self.board[:] = self.board_features()
+        b = self.board
+        stars = self.moon_star.tolist()
+        moved = self.moon_moved.tolist()
+        for m, s in enumerate(stars):
+            if s >= 0 and not moved[m]:
+                self.moon_star[m] = -1
+                b[s * 5 + 2] -= 1.0 / 15.0
+                row = g.moon_base + 14 * m
+                b[row : row + 14] = 0.0
+        used = self.die_used.tolist()
+        for d, face in enumerate(self.dice.tolist()):
+            if face and not used[d]:
+                self.dice[d] = 0
+                b[g.dice_base + d] = 0.0
+                b[g.dice_base + g.max_dice + d] = 0.0
+                b[g.face_base + face - 1] -= 1.0 / g.max_dice
         b, bid = self.bidder, self.high_bid
         made = self.round_total >= bid
         challenged = bool(self.challengers.any())

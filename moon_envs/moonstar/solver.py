@@ -121,19 +121,20 @@ def score_plan(sit: Situation, plan: Sequence[tuple[int, int, int]], red_star: i
     return total
 
 
-def solve(sit: Situation) -> Solution:
-    """The best total of ``sit`` and a plan reaching it (exact)."""
+def solve(sit: Situation, with_plan: bool = True) -> Solution:
+    """The best total of ``sit`` and a plan reaching it (exact). ``with_plan=False``
+    may skip building the plan (the total is the same)."""
     if sit.scoring == "planets":
         if sit.choose_red:
             best: Solution | None = None
             for r in range(NUM_STARS):
                 if sit.star_values[r]:
-                    s = _solve_independent(sit, r)
+                    s = _solve_independent(sit, r, with_plan)
                     if best is None or s.total > best.total:
                         best = s
             if best is not None:
                 return best
-        return _solve_independent(sit, sit.red_star)
+        return _solve_independent(sit, sit.red_star, with_plan)
     return _solve_convex(sit)
 
 
@@ -162,7 +163,7 @@ def _weights(sit: Situation, faces: list[int], red: int | None) -> tuple[np.ndar
     return v.max(axis=2), v.argmax(axis=2)
 
 
-def _solve_independent(sit: Situation, red: int | None) -> Solution:
+def _solve_independent(sit: Situation, red: int | None, with_plan: bool = True) -> Solution:
     n_moves = sit.num_moves
     if n_moves == 0:
         return Solution(0, [], red)
@@ -173,23 +174,27 @@ def _solve_independent(sit: Situation, red: int | None) -> Solution:
     nf = len(faces)
     # moons that can gain more than 1, with their useful faces (best first)
     rel = []
+    stars = sit.moon_stars
     for m, row in enumerate(excess):
-        opts = sorted((f for f in range(nf) if row[f] > 0), key=lambda f: -row[f])
+        opts = [f for f in range(nf) if row[f] > 0]
         if opts:
-            rel.append((m, opts, row))
-    # depth-first branch and bound over the useful moons, best moons first; bound: each
+            opts.sort(key=row.__getitem__, reverse=True)
+            rel.append((-row[opts[0]], stars[m], m, opts, row))
+    # depth-first branch and bound over the useful moons, best moons first (moons on the
+    # same star are interchangeable: they take their faces in canonical order); bound: each
     # remaining moon gains at most its own best excess
-    rel.sort(key=lambda r: -r[2][r[1][0]])
+    rel.sort()
     nrel = len(rel)
+    same = [i > 0 and rel[i][1] == rel[i - 1][1] for i in range(nrel)]
     suffix = [0] * (nrel + 1)
     for i in range(nrel - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + rel[i][2][rel[i][1][0]]
+        suffix[i] = suffix[i + 1] - rel[i][0]
     left = list(cnt)
     choice = [-1] * nrel
     best_choice = [-1] * nrel
     best_val = -1
 
-    def dfs(i: int, val: int, used: int) -> None:
+    def dfs(i: int, val: int, used: int, lo: int) -> None:
         nonlocal best_val, best_choice
         if i == nrel or used == n_moves:
             if val > best_val:
@@ -198,19 +203,23 @@ def _solve_independent(sit: Situation, red: int | None) -> Solution:
             return
         if val + suffix[i] <= best_val:
             return
-        _, opts, row = rel[i]
-        for f in opts:
+        _, _, _, opts, row = rel[i]
+        start = lo if same[i] else 0
+        for j in range(start, len(opts)):
+            f = opts[j]
             if left[f]:
                 left[f] -= 1
                 choice[i] = f
-                dfs(i + 1, val + row[f], used + 1)
+                dfs(i + 1, val + row[f], used + 1, j)
                 left[f] += 1
                 if best_val == val + suffix[i]:
                     return
         choice[i] = -1
-        dfs(i + 1, val, used)
+        dfs(i + 1, val, used, len(opts))
 
-    dfs(0, 0, 0)
+    dfs(0, 0, 0, 0)
+    if not with_plan:
+        return Solution(int(n_moves + best_val), [], red)
     extra = best_val
     plan: list[tuple[int, int, int]] = []
     free = [list(i) for i in idx]
@@ -218,7 +227,7 @@ def _solve_independent(sit: Situation, red: int | None) -> Solution:
     used = 0
     for i, f in enumerate(best_choice):
         if f >= 0:
-            m = rel[i][0]
+            m = rel[i][2]
             plan.append((m, free[f].pop(0), int(wdir[m, f])))
             moved.add(m)
             used += 1

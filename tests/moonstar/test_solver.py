@@ -69,6 +69,7 @@ def test_solver_equals_brute_force(scoring, movement):
         sit = random_situation(rng, scoring, movement, 5 if movement == "exact" else 4, 5 if movement == "exact" else 4)
         sol = solve(sit)
         assert sol.total == brute_force(sit), sit
+        assert solve(sit, with_plan=False).total == sol.total
         check_plan(sit, sol)
 
 
