@@ -119,7 +119,9 @@ def tournament(games: int = 1000, seed: int = 0, num_players: int = 3, **env_par
     from agents.evaluate import tournament as play
 
     params = {"num_players": num_players, **env_params}
-    return play("moonstar_v0", ["random", "heuristic", "oracle"], games, seed=seed, env_params=params)
+    return play(
+        "moonstar_v0", ["random", "heuristic", "oracle"], games, seed=seed, env_params=params
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use

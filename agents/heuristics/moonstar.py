@@ -40,7 +40,7 @@ from agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.rules import MoonstarGame, MoonstarState
-from moon_envs.moonstar.variants import MIN_BID, MAX_BID, NUM_STARS
+from moon_envs.moonstar.variants import MAX_BID, MIN_BID, NUM_STARS
 
 NO_BID_BONUS = 20
 
@@ -168,9 +168,9 @@ class MoonstarHeuristicAgent(_MoonstarAgent):
         g = state.game
         est = self._estimate(state)
         a = self._bid_or_pass(state, est)
-        if a == g.a_pass and state.rules.challenges and state.bidder >= 0:
-            if state.high_bid > est + 10 and not state.challengers[seat]:
-                return g.a_challenge
+        challenge = state.rules.challenges and state.bidder >= 0 and not state.challengers[seat]
+        if a == g.a_pass and challenge and state.high_bid > est + 10:
+            return g.a_challenge
         return a
 
     def _play(self, state: MoonstarState) -> int:
@@ -221,13 +221,13 @@ class MoonstarOracleAgent(_MoonstarAgent):
         g = state.game
         opt = self.optimum(state).total
         n_elig = g.n - (1 if state.excluded >= 0 else 0)
-        if seat == state.organizer and state.bidder < 0 and state.passes >= n_elig - 1:
-            if opt <= NO_BID_BONUS:
-                return g.a_pass
+        last_to_speak = seat == state.organizer and state.bidder < 0 and state.passes >= n_elig - 1
+        if last_to_speak and opt <= NO_BID_BONUS:
+            return g.a_pass  # nobody bid: the organizer's +20 is worth more
         a = self._bid_or_pass(state, opt)
-        if a == g.a_pass and state.rules.challenges and state.bidder >= 0:
-            if state.high_bid > opt and not state.challengers[seat]:
-                return g.a_challenge
+        challenge = state.rules.challenges and state.bidder >= 0 and not state.challengers[seat]
+        if a == g.a_pass and challenge and state.high_bid > opt:
+            return g.a_challenge
         return a
 
     def _favourite(self, state: MoonstarState) -> int:

@@ -165,19 +165,19 @@ Version history
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from moon_envs.core.aec import RENDER_MODES, MoonAECEnv
 from moon_envs.moonstar.render import render_rgb
 from moon_envs.moonstar.rules import MoonstarGame
 
 
-class raw_env(MoonAECEnv):  # noqa: N801 - PettingZoo naming convention
+class raw_env(MoonAECEnv):
     """Moonstar as a PettingZoo AEC environment; see the module docstring."""
 
     game_class = MoonstarGame
     rgb_renderer = staticmethod(render_rgb)
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": RENDER_MODES,
         "name": "moonstar_v0",
         "is_parallelizable": False,

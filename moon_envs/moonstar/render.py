@@ -42,7 +42,10 @@ def render_rgb(state: MoonstarState) -> np.ndarray:
             if state.moon_star[m] != s:
                 continue
             a2 = ang + (k - 1) * 0.16
-            my, mx = cy + (RING + STAR_R + 12) * math.sin(a2), cx + (RING + STAR_R + 12) * math.cos(a2)
+            my, mx = (
+                cy + (RING + STAR_R + 12) * math.sin(a2),
+                cx + (RING + STAR_R + 12) * math.cos(a2),
+            )
             mcol = (245, 245, 245) if state.moon_moved[m] else (150, 150, 160)
             draw.disc(img, my, mx, 5, mcol)
             k += 1

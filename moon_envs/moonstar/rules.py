@@ -75,13 +75,28 @@ class MoonstarGame(Game):
         num_actions = self.a_move + self.max_moons * self.max_dice * self.num_dirs
         self.orders = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
         self.obs_len = (
-            NUM_STARS * 5 + self.max_moons * 14 + self.max_dice * 2 + 6 + 2 + 9 * n + 1
-            + len(PHASES) + 10 + self.menu_size + 7
+            NUM_STARS * 5
+            + self.max_moons * 14
+            + self.max_dice * 2
+            + 6
+            + 2
+            + 9 * n
+            + 1
+            + len(PHASES)
+            + 10
+            + self.menu_size
+            + 7
         )
         per_round = (
-            1 + 6 + max(r.num_moons for r in self.rounds)
-            + NUM_BIDS + (NUM_BIDS + 1) * (n - 1) + 1  # auction
-            + 1 + n + max(r.num_moves for r in self.rounds)
+            1
+            + 6
+            + max(r.num_moons for r in self.rounds)
+            + NUM_BIDS
+            + (NUM_BIDS + 1) * (n - 1)
+            + 1  # auction
+            + 1
+            + n
+            + max(r.num_moves for r in self.rounds)
         )
         self.board_len = NUM_STARS * 5 + self.max_moons * 14 + self.max_dice * 2 + 6
         self.moon_base = NUM_STARS * 5
@@ -288,7 +303,9 @@ class MoonstarState(State):
             b = self.board
             b[g.dice_base : g.dice_base + g.max_dice] = self.dice / 6.0
             b[g.dice_base + g.max_dice : g.dice_base + g.max_dice + nd] = 1.0
-            b[g.face_base : g.face_base + 6] = np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
+            b[g.face_base : g.face_base + 6] = (
+                np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
+            )
             self.phase = "auction"
             self.to_move = self._next_eligible(self.organizer)
 
@@ -402,7 +419,7 @@ class MoonstarState(State):
         frac = g.config.bet_fractions[k]
         self.bet_side[p] = failed
         self.bet_idx[p] = k
-        self.bet_stake[p] = int(math.floor(frac * max(0, int(self.points[p])) + 1e-9))
+        self.bet_stake[p] = math.floor(frac * max(0, int(self.points[p])) + 1e-9)
         self.last_action = f"player_{p} bets"
         nxt = (p + 1) % g.n
         if nxt == self.bidder:
@@ -438,7 +455,9 @@ class MoonstarState(State):
             blk[moons, d + 1, : solver.num_directions(self.rules.movement)] = 1
         r = self.rules
         if r.scoring == "planets":
-            gained = solver.landing_value(self.planet_value, t, self.red_star if self.red_star >= 0 else None)
+            gained = solver.landing_value(
+                self.planet_value, t, self.red_star if self.red_star >= 0 else None
+            )
             gained = int(gained)
         elif r.scoring == "squares":
             gained = 2 * int(self.landed[t]) - 1
@@ -671,7 +690,9 @@ class MoonstarState(State):
             out[g.dice_base : g.dice_base + D] = self.dice / 6.0
             out[g.dice_base + D : g.dice_base + 2 * D] = free
             if free.any():
-                out[g.face_base : g.face_base + 6] = np.bincount(self.dice[free] - 1, minlength=6) / D
+                out[g.face_base : g.face_base + 6] = (
+                    np.bincount(self.dice[free] - 1, minlength=6) / D
+                )
         return out
 
     def _score_features(self, player: int) -> np.ndarray:
@@ -761,7 +782,7 @@ class MoonstarState(State):
             k = int(rng.integers(g.num_stakes if side == 0 else g.num_stakes - 1)) + side
             st.bet_side[s] = side
             st.bet_idx[s] = k
-            st.bet_stake[s] = int(math.floor(fr[k] * max(0, int(self.points[s])) + 1e-9))
+            st.bet_stake[s] = math.floor(fr[k] * max(0, int(self.points[s])) + 1e-9)
         st._cache_mask = None
         return st
 
@@ -776,7 +797,9 @@ class MoonstarState(State):
         g = self.game
         a = int(action)
         if 0 <= a < NUM_STARS:
-            what = {"planet": "planet", "moon": "moon", "favourite": "red planet"}.get(self.phase, "star")
+            what = {"planet": "planet", "moon": "moon", "favourite": "red planet"}.get(
+                self.phase, "star"
+            )
             return f"{what} on star {a}"
         if g.a_bid <= a < g.a_pass:
             return f"bid {a - g.a_bid + MIN_BID}"
@@ -799,14 +822,22 @@ class MoonstarState(State):
         g = self.game
         r = self.rules
         lines = [
-            f"Moonstar round {self.round_no} ({self.phase}), organizer player_{self.organizer}, "
-            f"scoring {r.scoring}, movement {r.movement}, target {g.config.target}"
+            (
+                f"Moonstar round {self.round_no} ({self.phase}), organizer player_{self.organizer}, "
+                f"scoring {r.scoring}, movement {r.movement}, target {g.config.target}"
+            )
         ]
         for s in range(NUM_STARS):
             planet = f"P{int(self.planet_value[s]):<2}" if self.planet_value[s] else "   "
             red = "R" if s == self.red_star else " "
-            moons = [str(m) for m in range(g.max_moons) if self.moon_star[m] == s and not self.moon_moved[m]]
-            moved = [str(m) for m in range(g.max_moons) if self.moon_star[m] == s and self.moon_moved[m]]
+            moons = [
+                str(m)
+                for m in range(g.max_moons)
+                if self.moon_star[m] == s and not self.moon_moved[m]
+            ]
+            moved = [
+                str(m) for m in range(g.max_moons) if self.moon_star[m] == s and self.moon_moved[m]
+            ]
             lines.append(
                 f"  star {s:>2} {planet}{red} moons [{' '.join(moons)}]"
                 + (f" moved [{' '.join(moved)}]" if moved else "")
@@ -817,7 +848,11 @@ class MoonstarState(State):
             if self.dice[d] > 0
         ]
         lines.append(f"dice: {' '.join(dice) or '-'}   (* = used)")
-        bid = f"high bid {self.high_bid} by player_{self.bidder}" if self.bidder >= 0 else "no bid yet"
+        bid = (
+            f"high bid {self.high_bid} by player_{self.bidder}"
+            if self.bidder >= 0
+            else "no bid yet"
+        )
         ch = [f"player_{s}" for s in np.flatnonzero(self.challengers)]
         lines.append(bid + (f", challenged by {', '.join(ch)}" if ch else ""))
         if self.phase == "play":
@@ -828,7 +863,9 @@ class MoonstarState(State):
             ex = " (excluded)" if s == self.excluded else ""
             lines.append(f"{mark} player_{s}: {int(self.points[s])}{ex}")
         if self.phase == "over":
-            lines.append("game over, winner(s): " + ", ".join(f"player_{w}" for w in self._winners()))
+            lines.append(
+                "game over, winner(s): " + ", ".join(f"player_{w}" for w in self._winners())
+            )
         if self.last_action:
             lines.append(f"last: {self.last_action}")
         return "\n".join(lines)

@@ -30,8 +30,8 @@ movement 2 clockwise ``2d``, 3 counter-clockwise ``d // 2``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -101,7 +101,9 @@ def landing_value(star_values: Sequence[int], star: int, red_star: int | None) -
     return 2 * v if star == red_star else v
 
 
-def score_plan(sit: Situation, plan: Sequence[tuple[int, int, int]], red_star: int | None = None) -> int:
+def score_plan(
+    sit: Situation, plan: Sequence[tuple[int, int, int]], red_star: int | None = None
+) -> int:
     """Total of playing ``plan`` in order in ``sit`` (chains: runs scored as played)."""
     red = sit.red_star if red_star is None else red_star
     counts = [0] * NUM_STARS
@@ -273,7 +275,9 @@ def _solve_convex(sit: Situation) -> Solution:
     # moons grouped by start star (same-star moons are interchangeable)
     order = sorted(moons, key=lambda m: sit.moon_stars[m])
     nm = len(order)
-    same_prev = [i > 0 and sit.moon_stars[order[i]] == sit.moon_stars[order[i - 1]] for i in range(nm)]
+    same_prev = [
+        i > 0 and sit.moon_stars[order[i]] == sit.moon_stars[order[i - 1]] for i in range(nm)
+    ]
     reach_after = [[0] * NUM_STARS for _ in range(nm + 1)]
     for i in range(nm - 1, -1, -1):
         r = reach_after[i] = list(reach_after[i + 1])
@@ -329,8 +333,7 @@ def _solve_convex(sit: Situation) -> Solution:
         cap = 0
         for t in range(NUM_STARS):
             x = counts[t] + ra[t]
-            if x > cap:
-                cap = x
+            cap = max(cap, x)
         cm = max(counts)
         ub = total
         for j in range(1, moves_left + 1):
@@ -367,7 +370,9 @@ def _solve_convex(sit: Situation) -> Solution:
     plan = []
     for m, f, k in best_plan:
         plan.append((m, free[f].pop(0), k))
-    plan.sort(key=lambda mv: (sit.moon_stars[mv[0]] + displacement(sit.dice[mv[1]], mv[2])) % NUM_STARS)
+    plan.sort(
+        key=lambda mv: (sit.moon_stars[mv[0]] + displacement(sit.dice[mv[1]], mv[2])) % NUM_STARS
+    )
     return Solution(int(best_total), plan, None)
 
 

@@ -18,8 +18,9 @@ allowed values; every bad combination raises it saying which Game forbids it and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 from moon_envs.core.game import ConfigError, check_bool, check_choice, check_int
 
@@ -331,7 +332,9 @@ class MoonstarConfig:
         set_(self, "planets", base.planets)
         menu = _untuple(self.dealer_menu)
         if not isinstance(menu, tuple):
-            raise ConfigError(f"dealer_menu must be a list of game numbers or mappings, got {menu!r}")
+            raise ConfigError(
+                f"dealer_menu must be a list of game numbers or mappings, got {menu!r}"
+            )
         if len(menu) > 16:
             raise ConfigError(f"dealer_menu has {len(menu)} entries; allowed: at most 16")
         set_(self, "dealer_menu", _menu_rules(menu, base)[0])

@@ -72,7 +72,10 @@ def test_ladder_random_heuristic_oracle():
     from agents.evaluate import tournament
 
     result = tournament(
-        "moonstar_v0", ["random", "heuristic", "oracle"], games=36, seed=0,
+        "moonstar_v0",
+        ["random", "heuristic", "oracle"],
+        games=36,
+        seed=0,
         env_params={"num_players": 3},
     )
     rate = {name: result.win_rate(name) for name in ("random", "heuristic", "oracle")}

@@ -13,12 +13,19 @@ from moon_envs.moonstar.env import env as moonstar_env
 
 PRESETS = list(range(1, 13))
 COMBOS = [
-    dict(num_players=2, scoring="squares", movement="double_half", challenges=True),
-    dict(num_players=5, side_bets=True, favourite_star=True, planets=[2, 7, 15]),
-    dict(num_players=8, num_moons=12, num_dice=9, scoring="chains", side_bets=True),
-    dict(num_players=3, num_moons=7, num_dice=10, challenges=True, move_budget=5, setup="random"),
-    dict(num_players=6, dealer_menu=[2, 7, {"scoring": "chains", "challenges": True}]),
-    dict(num_players=7, game=9, challenges=True, side_bets=True),
+    {"num_players": 2, "scoring": "squares", "movement": "double_half", "challenges": True},
+    {"num_players": 5, "side_bets": True, "favourite_star": True, "planets": [2, 7, 15]},
+    {"num_players": 8, "num_moons": 12, "num_dice": 9, "scoring": "chains", "side_bets": True},
+    {
+        "num_players": 3,
+        "num_moons": 7,
+        "num_dice": 10,
+        "challenges": True,
+        "move_budget": 5,
+        "setup": "random",
+    },
+    {"num_players": 6, "dealer_menu": [2, 7, {"scoring": "chains", "challenges": True}]},
+    {"num_players": 7, "game": 9, "challenges": True, "side_bets": True},
 ]
 
 
@@ -103,9 +110,15 @@ def _fuzz(params: dict, seeds: range) -> dict:
 
 @pytest.mark.parametrize(
     "params",
-    [dict(num_players=3), dict(num_players=4, game=10), dict(num_players=2, game=7),
-     dict(num_players=5, game=8), dict(num_players=3, game=11), dict(num_players=4, game=12),
-     dict(num_players=6, game=6, setup="random")],
+    [
+        {"num_players": 3},
+        {"num_players": 4, "game": 10},
+        {"num_players": 2, "game": 7},
+        {"num_players": 5, "game": 8},
+        {"num_players": 3, "game": 11},
+        {"num_players": 4, "game": 12},
+        {"num_players": 6, "game": 6, "setup": "random"},
+    ],
     ids=["g1", "g10", "g7", "g8", "g11", "g12", "g6"],
 )
 def test_random_play_fuzz_invariants(params):
@@ -157,10 +170,28 @@ def test_documented_sizes():
     assert env.action_space("player_0").n == 181
     assert env.observation_space("player_0")["observation"].shape == (244,)
     doc = moon_envs.get_entry("moonstar_v0").doc
-    for word in ("num_players", "count_rule", "planets", "scoring", "favourite_star", "movement",
-                 "challenges", "side_bets", "bet_fractions", "move_budget", "dealer_menu",
-                 "target", "setup", "first_organizer", "max_rounds", "solver_info", "game",
-                 "House rules", "Actions", "Observation"):
+    for word in (
+        "num_players",
+        "count_rule",
+        "planets",
+        "scoring",
+        "favourite_star",
+        "movement",
+        "challenges",
+        "side_bets",
+        "bet_fractions",
+        "move_budget",
+        "dealer_menu",
+        "target",
+        "setup",
+        "first_organizer",
+        "max_rounds",
+        "solver_info",
+        "game",
+        "House rules",
+        "Actions",
+        "Observation",
+    ):
         assert word in doc, word
 
 

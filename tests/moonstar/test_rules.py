@@ -60,7 +60,7 @@ def test_first_organizer_is_a_uniform_chance_node():
 
 
 def test_setup_limits_one_planet_and_three_moons_per_star():
-    g, st = start()
+    _g, st = start()
     st.apply_action(4)
     mask = st.legal_actions_mask()
     assert not mask[4] and mask[:12].sum() == 11
@@ -124,7 +124,7 @@ def test_bid_of_70_ends_the_auction_at_once():
 
 
 def test_game1_scoring_made_bid_scores_the_bid_not_the_total():
-    g, st = start()
+    _g, st = start()
     set_round(st, PLANETS, MOONS, [1, 1, 2, 3, 4, 5, 6])
     win_auction(st, 1, 20)
     assert move(st, 0, 1, 1) == 10  # star 1 -> 0 (10)
@@ -136,10 +136,18 @@ def test_game1_scoring_made_bid_scores_the_bid_not_the_total():
 
 
 def test_game1_round_settlement_made():
-    g, st = start()
+    _g, st = start()
     set_round(st, PLANETS, MOONS, [1, 1, 2, 3, 4, 5, 6])
     win_auction(st, 1, 20)
-    for moon, face, k in [(0, 1, 1), (1, 2, 1), (2, 1, 1), (3, 3, 1), (4, 4, 1), (5, 5, 1), (6, 6, 1)]:
+    for moon, face, k in [
+        (0, 1, 1),
+        (1, 2, 1),
+        (2, 1, 1),
+        (3, 3, 1),
+        (4, 4, 1),
+        (5, 5, 1),
+        (6, 6, 1),
+    ]:
         move(st, moon, face, k)
     # 10 + 10 + 5 + 1 + 5 (7 -> 3) + 5 (8 -> 3) + 1 (10 -> 4) = 37 >= 20
     report = st.info()["round_report"]
@@ -154,7 +162,15 @@ def test_game1_failed_bid_gives_others_10_and_excludes_the_bidder():
     g, st = start()
     set_round(st, PLANETS, MOONS, [1, 1, 2, 3, 4, 5, 6])
     win_auction(st, 1, 60)
-    for moon, face, k in [(0, 1, 0), (1, 1, 0), (2, 2, 0), (3, 3, 0), (4, 4, 0), (5, 5, 0), (6, 6, 0)]:
+    for moon, face, k in [
+        (0, 1, 0),
+        (1, 1, 0),
+        (2, 2, 0),
+        (3, 3, 0),
+        (4, 4, 0),
+        (5, 5, 0),
+        (6, 6, 0),
+    ]:
         move(st, moon, face, k)
     assert not st.info()["round_report"]["made"]
     assert st.points.tolist() == [10, 0, 10]
@@ -178,7 +194,7 @@ def test_nobody_bids_gives_the_organizer_20_and_a_new_setup():
 
 
 def test_target_ends_the_game_and_ties_share_the_win():
-    g, st = start(target=30)
+    _g, st = start(target=30)
     st.points[:] = [25, 10, 25]
     set_round(st, PLANETS, MOONS, [1, 2, 3, 4, 5, 6, 6])
     win_auction(st, 1, 70)
@@ -213,7 +229,7 @@ def test_max_rounds_bounds_the_game():
 
 
 def test_game2_nine_moons_nine_moves():
-    g, st = start(game=2)
+    _g, st = start(game=2)
     set_round(st, PLANETS, MOONS + [11, 11], [1, 2, 3, 4, 5, 6, 1, 2, 3])
     win_auction(st, 1, 2)
     for m in range(9):
@@ -223,7 +239,7 @@ def test_game2_nine_moons_nine_moves():
 
 
 def test_game3_moons_without_a_die_are_removed():
-    g, st = start(num_moons=10, num_dice=8)
+    _g, st = start(num_moons=10, num_dice=8)
     set_round(st, PLANETS, MOONS + [11, 11, 11], [1, 1, 1, 1, 1, 1, 1, 1])
     win_auction(st, 1, 2)
     for m in range(8):
@@ -234,7 +250,7 @@ def test_game3_moons_without_a_die_are_removed():
 
 
 def test_game3_removal_visible_at_the_end_of_the_game():
-    g, st = start(num_moons=10, num_dice=8, target=2)
+    _g, st = start(num_moons=10, num_dice=8, target=2)
     set_round(st, PLANETS, MOONS + [11, 11, 11], [1] * 8)
     win_auction(st, 1, 2)
     for m in range(8):
@@ -245,7 +261,7 @@ def test_game3_removal_visible_at_the_end_of_the_game():
 
 
 def test_game4_unused_dice_are_discarded():
-    g, st = start(num_moons=8, num_dice=10, target=2)
+    _g, st = start(num_moons=8, num_dice=10, target=2)
     set_round(st, PLANETS, MOONS + [11], [1, 2, 3, 4, 5, 6, 1, 2, 3, 4])
     win_auction(st, 1, 2)
     for m in range(8):
@@ -256,7 +272,7 @@ def test_game4_unused_dice_are_discarded():
 
 
 def test_game5_planet_values():
-    g, st = start(planets=[7, 20])
+    _g, st = start(planets=[7, 20])
     set_round(st, [5, 2], MOONS, [1, 2, 3, 4, 5, 6, 6])  # 20 on star 5, 7 on star 2
     assert st.planet_value[5] == 20 and st.planet_value[2] == 7
     win_auction(st, 1, 2)
@@ -268,7 +284,7 @@ def test_game5_planet_values():
 
 
 def test_game6_red_planet_on_a_planet_star_doubles():
-    g, st = start(game=6)
+    _g, st = start(game=6)
     set_round(st, PLANETS, MOONS, [1, 2, 3, 4, 5, 6, 6])
     win_auction(st, 2, 5)
     assert st.phase == "favourite" and st.current_player() == 2
@@ -347,7 +363,7 @@ def test_game9_double_clockwise_half_counter_clockwise():
 
 
 def test_exact_movement_has_two_directions():
-    g, st = start()
+    g, _st = start()
     assert g.num_dirs == 2
 
 
@@ -362,7 +378,15 @@ def _challenge_round(made: bool):
     st.apply_action(g.a_pass)  # seat 3
     st.apply_action(g.a_pass)  # seat 0
     assert st.phase == "play" and st.challengers.tolist() == [False, False, True, False]
-    for moon, face, k in [(0, 1, 1), (1, 2, 1), (2, 1, 1), (3, 3, 1), (4, 4, 1), (5, 5, 1), (6, 6, 1)]:
+    for moon, face, k in [
+        (0, 1, 1),
+        (1, 2, 1),
+        (2, 1, 1),
+        (3, 3, 1),
+        (4, 4, 1),
+        (5, 5, 1),
+        (6, 6, 1),
+    ]:
         move(st, moon, face, k)  # 37 points (see Game 1 test)
     return st
 
@@ -410,7 +434,15 @@ def test_game11_sealed_bets_and_settlement():
     st.apply_action(g.bet_action(True, 1))  # seat 0: a quarter of 40 on failed
     assert st.phase == "play"
     assert st.bet_stake.tolist() == [10, 50, 9]
-    for moon, face, k in [(0, 1, 1), (1, 2, 1), (2, 1, 1), (3, 3, 1), (4, 4, 1), (5, 5, 1), (6, 6, 1)]:
+    for moon, face, k in [
+        (0, 1, 1),
+        (1, 2, 1),
+        (2, 1, 1),
+        (3, 3, 1),
+        (4, 4, 1),
+        (5, 5, 1),
+        (6, 6, 1),
+    ]:
         move(st, moon, face, k)  # 37 >= 30: made
     assert st.points.tolist() == [40 - 10, 100 + 30 + 50, 9 - 9]
 
@@ -442,7 +474,7 @@ def test_game12_organizer_chooses_the_rules_of_the_round():
 
 
 def test_move_budget_removes_unmoved_moons():
-    g, st = start(move_budget=3, target=1)
+    _g, st = start(move_budget=3, target=1)
     set_round(st, PLANETS, MOONS, [1, 1, 2, 3, 4, 5, 6])
     win_auction(st, 1, 2)
     move(st, 0, 1, 1)

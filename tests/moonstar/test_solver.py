@@ -59,14 +59,22 @@ def check_plan(sit: Situation, sol) -> None:
 
 @pytest.mark.parametrize(
     "scoring,movement",
-    [("planets", "exact"), ("squares", "exact"), ("chains", "exact"), ("planets", "double_half"),
-     ("squares", "double_half"), ("chains", "double_half")],
+    [
+        ("planets", "exact"),
+        ("squares", "exact"),
+        ("chains", "exact"),
+        ("planets", "double_half"),
+        ("squares", "double_half"),
+        ("chains", "double_half"),
+    ],
 )
 def test_solver_equals_brute_force(scoring, movement):
     rng = np.random.default_rng(hash((scoring, movement)) % 2**32)
     n = N_SITUATIONS if movement == "exact" else N_SITUATIONS // 3 + 1
     for _ in range(n):
-        sit = random_situation(rng, scoring, movement, 5 if movement == "exact" else 4, 5 if movement == "exact" else 4)
+        sit = random_situation(
+            rng, scoring, movement, 5 if movement == "exact" else 4, 5 if movement == "exact" else 4
+        )
         sol = solve(sit)
         assert sol.total == brute_force(sit), sit
         assert solve(sit, with_plan=False).total == sol.total
@@ -124,7 +132,9 @@ def test_full_size_situations_have_valid_plans():
             sit = Situation(
                 tuple(int(x) for x in rng.integers(0, 12, 7)),
                 tuple(int(x) for x in rng.integers(1, 7, 7)),
-                sit.star_values, scoring, "exact",
+                sit.star_values,
+                scoring,
+                "exact",
             )
             sol = solve(sit)
             check_plan(sit, sol)
