@@ -98,7 +98,16 @@ class MoonstarGame(Game):
             + n
             + max(r.num_moves for r in self.rounds)
         )
-        self.board_len = NUM_STARS * 5 + self.max_moons * 14 + self.max_dice * 2 + 6
+        # seat-independent part kept by the state (``board``): stars, moons, dice, then the
+        # common tail; the seat-dependent part follows in the observation
+        self.stars_len = NUM_STARS * 5 + self.max_moons * 14 + self.max_dice * 2 + 6
+        self.t_high = self.stars_len
+        self.t_passes = self.t_high + 1
+        self.t_phase = self.t_passes + 1
+        self.t_rules = self.t_phase + len(PHASES)
+        self.t_menu = self.t_rules + 10
+        self.t_round = self.t_menu + self.menu_size  # 7 scalars
+        self.board_len = self.t_round + 7
         self.moon_base = NUM_STARS * 5
         self.dice_base = self.moon_base + 14 * self.max_moons
         self.face_base = self.dice_base + 2 * self.max_dice
@@ -205,10 +214,12 @@ class MoonstarState(State):
         self.report: dict[str, Any] | None = None
         self.last_action = ""
         self.board = np.zeros(game.board_len, dtype=np.float32)
+        self.board[game.t_round + 5] = math.tanh(cfg.target / 200.0)
+        self.board[game.t_rules : game.t_rules + 10] = game.rule_features[0]
         self.moons_on_star = np.zeros(NUM_STARS, dtype=np.int8)
         self.play_block = np.zeros((game.max_moons, game.max_dice, game.num_dirs), dtype=np.int8)
         if cfg.first_organizer == "roll":
-            self.phase = "first"
+            self._set_phase("first")
         else:
             self.organizer = int(cfg.first_organizer)
             self._start_round()
@@ -231,17 +242,31 @@ class MoonstarState(State):
                 return q
         return seat  # pragma: no cover - at most one seat is excluded
 
-    def _invalidate(self) -> None:
-        self._cache_mask = None
+    def _set_phase(self, phase: str) -> None:
+        b = self.board
+        g = self.game
+        old = getattr(self, "phase", None)
+        if old is not None:
+            b[g.t_phase + _PHASE_INDEX[old]] = 0.0
+        b[g.t_phase + _PHASE_INDEX[phase]] = 1.0
+        self.phase = phase
+        if phase == "planet" or phase == "moon":
+            b[g.t_round + 4] = (self.rules.num_moons - self.moons_placed) / 15.0
+        else:
+            b[g.t_round + 4] = 0.0
+        if phase == "menu" and g.menu_size:
+            b[g.t_menu : g.t_menu + g.menu_size] = 0.0
+            b[g.t_rules : g.t_rules + 10] = g.rule_features[self.rules_idx]
 
     # ---- round flow --------------------------------------------------------------------
     def _start_round(self) -> None:
         self.round_no += 1
+        self.board[self.game.t_round + 6] = min(1.0, self.round_no / self.game.config.max_rounds)
         self.excluded = self.pending_excluded
         self.pending_excluded = -1
         self.rules_idx = 0
         if self.game.menu_size:
-            self.phase = "menu"
+            self._set_phase("menu")
         else:
             self._begin_setup()
 
@@ -267,16 +292,29 @@ class MoonstarState(State):
         self.chain_star, self.chain_len = -1, 0
         self.landed[:] = 0
         self.best_total = -1
-        self.board[:] = 0.0
+        g = self.game
+        b = self.board
+        b[: g.stars_len] = 0.0
+        b[g.t_high] = b[g.t_passes] = 0.0
+        b[g.t_rules : g.t_rules + 10] = g.rule_features[self.rules_idx]
+        if g.menu_size:
+            b[g.t_menu : g.t_menu + g.menu_size] = 0.0
+            b[g.t_menu + self.rules_idx] = 1.0
+        b[g.t_round : g.t_round + 3] = 0.0
+        b[g.t_round + 3] = (
+            self.planets_to_place[0] / MAX_PLANET_VALUE if self.planets_to_place else 0.0
+        )
         self.moons_on_star[:] = 0
-        self.phase = "planet" if self.planets_to_place else "moon"
+        self._set_phase("planet" if self.planets_to_place else "moon")
 
     def _place_planet(self, star: int) -> None:
         self.planet_value[star] = self.planets_to_place.pop(0)
         self.board[star * 5] = self.planet_value[star] / MAX_PLANET_VALUE
+        nxt = self.planets_to_place[0] / MAX_PLANET_VALUE if self.planets_to_place else 0.0
+        self.board[self.game.t_round + 3] = nxt
         self.last_action = f"planet {self.planet_value[star]} on star {star}"
         if not self.planets_to_place:
-            self.phase = "moon"
+            self._set_phase("moon")
 
     def _place_moon(self, star: int) -> None:
         m = self.moons_placed
@@ -287,10 +325,11 @@ class MoonstarState(State):
         row = self.game.moon_base + 14 * m
         b[row + star] = 1.0
         b[row + 13] = 1.0
+        b[self.game.t_round + 4] = (self.rules.num_moons - m - 1) / 15.0
         self.last_action = f"moon {self.moons_placed} on star {star}"
         self.moons_placed += 1
         if self.moons_placed == self.rules.num_moons:
-            self.phase = "roll"
+            self._set_phase("roll")
 
     def _roll(self, outcome: int) -> None:
         self.dice[self.dice_rolled] = outcome + 1
@@ -306,7 +345,7 @@ class MoonstarState(State):
             b[g.face_base : g.face_base + 6] = (
                 np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
             )
-            self.phase = "auction"
+            self._set_phase("auction")
             self.to_move = self._next_eligible(self.organizer)
 
     def situation(self, choose_red: bool | None = None) -> solver.Situation:
@@ -337,7 +376,7 @@ class MoonstarState(State):
         return moons, dice
 
     def _begin_play(self) -> None:
-        self.phase = "play"
+        self._set_phase("play")
         self.play_block = self.build_play_block()
 
     def build_play_block(self) -> np.ndarray:
@@ -363,14 +402,14 @@ class MoonstarState(State):
                 self.situation(choose_red=r.favourite_star), with_plan=False
             ).total
         if r.favourite_star:
-            self.phase = "favourite"
+            self._set_phase("favourite")
         elif r.side_bets:
             self._begin_bets()
         else:
             self._begin_play()
 
     def _begin_bets(self) -> None:
-        self.phase = "bets"
+        self._set_phase("bets")
         self.bet_turn = self.bidder
 
     def _auction_action(self, p: int, action: int) -> None:
@@ -390,8 +429,13 @@ class MoonstarState(State):
             self.challengers[:] = False
             self.last_action = f"player_{p} bids {self.high_bid}"
             if self.high_bid == MAX_BID:
+                self.board[g.t_high] = 1.0
+                self.board[g.t_passes] = 0.0
                 self._end_auction()
                 return
+        b = self.board
+        b[g.t_high] = self.high_bid / MAX_BID
+        b[g.t_passes] = self.passes / g.n
         if self.bidder < 0 and self.passes >= n_elig:
             self._no_bid()
             return
@@ -462,11 +506,17 @@ class MoonstarState(State):
         elif r.scoring == "squares":
             gained = 2 * int(self.landed[t]) - 1
         else:
+            if self.chain_star >= 0:
+                b[self.chain_star * 5 + 4] = 0.0
             self.chain_len = self.chain_len + 1 if t == self.chain_star else 1
             self.chain_star = t
+            b[t * 5 + 4] = 1.0
+            b[g.t_round + 2] = self.chain_len / 15.0
             gained = self.chain_len
         self.round_total += gained
         self.moves_done += 1
+        b[g.t_round] = math.tanh(self.round_total / 50.0)
+        b[g.t_round + 1] = self.moves_done / 15.0
         self.last_action = f"moon {m} with die {face} {DIRECTION_NAMES[k]} to star {t} (+{gained})"
         if self.moves_done == r.num_moves:
             self._settle()
@@ -477,6 +527,8 @@ class MoonstarState(State):
         before = self.points.copy()
         # moons without a die (Game 3, timer) leave the board; unused dice are discarded
         b = self.board
+        if self.chain_star >= 0:
+            b[self.chain_star * 5 + 4] = 0.0
         stars = self.moon_star.tolist()
         moved = self.moon_moved.tolist()
         for m, s in enumerate(stars):
@@ -533,7 +585,7 @@ class MoonstarState(State):
     def _end_round(self, rotate: bool) -> None:
         cfg = self.game.config
         if self.points.max() >= cfg.target or self.round_no >= cfg.max_rounds:
-            self.phase = "over"
+            self._set_phase("over")
             return
         if rotate:
             self.organizer = (self.organizer + 1) % self.game.n
@@ -680,6 +732,8 @@ class MoonstarState(State):
             st[self.red_star, 1] = 1.0
         st[:, 2] = np.bincount(self.moon_star[unmoved], minlength=NUM_STARS) / 15.0
         st[:, 3] = self.landed / 15.0
+        if self.phase == "play" and self.chain_star >= 0:
+            st[self.chain_star, 4] = 1.0
         mo = out[g.moon_base : g.dice_base].reshape(M, 14)
         idx = np.flatnonzero(on)
         mo[idx, self.moon_star[idx]] = 1.0
@@ -693,6 +747,23 @@ class MoonstarState(State):
                 out[g.face_base : g.face_base + 6] = (
                     np.bincount(self.dice[free] - 1, minlength=6) / D
                 )
+        out[g.t_high] = self.high_bid / MAX_BID
+        out[g.t_passes] = self.passes / g.n
+        out[g.t_phase + _PHASE_INDEX[self.phase]] = 1.0
+        out[g.t_rules : g.t_rules + 10] = g.rule_features[self.rules_idx]
+        if g.menu_size and self.phase != "menu":
+            out[g.t_menu + self.rules_idx] = 1.0
+        r = self.rules
+        i = g.t_round
+        out[i] = math.tanh(self.round_total / 50.0)
+        out[i + 1] = self.moves_done / 15.0
+        out[i + 2] = self.chain_len / 15.0
+        if self.planets_to_place:
+            out[i + 3] = self.planets_to_place[0] / MAX_PLANET_VALUE
+        if self.phase == "planet" or self.phase == "moon":
+            out[i + 4] = (r.num_moons - self.moons_placed) / 15.0
+        out[i + 5] = math.tanh(g.config.target / 200.0)
+        out[i + 6] = min(1.0, self.round_no / g.config.max_rounds)
         return out
 
     def _score_features(self, player: int) -> np.ndarray:
@@ -717,19 +788,13 @@ class MoonstarState(State):
         g = self.game
         n = g.n
         out = np.empty(g.obs_len, dtype=np.float32)
-        bl = g.board_len
-        out[:bl] = self.board
-        out[bl:] = 0.0
-        if self.phase == "play" and self.chain_star >= 0:
-            out[self.chain_star * 5 + 4] = 1.0
-        i = bl
-        out[i] = self.high_bid / MAX_BID
-        out[i + 1] = self.passes / n
-        i += 2
+        i = g.board_len
+        out[:i] = self.board
+        out[i:] = 0.0
         if self.bidder >= 0:
             out[i + (self.bidder - player) % n] = 1.0
-        if self.bidder >= 0 and self.rules.challenges:
-            out[i + n : i + 2 * n] = self.challengers[g.orders[player]]
+            if self.rules.challenges:
+                out[i + n : i + 2 * n] = self.challengers[g.orders[player]]
         if self.excluded >= 0:
             out[i + 2 * n + (self.excluded - player) % n] = 1.0
         out[i + 3 * n + (self.organizer - player) % n] = 1.0
@@ -737,7 +802,7 @@ class MoonstarState(State):
         if cp >= 0:
             out[i + 4 * n + (cp - player) % n] = 1.0
         i += 5 * n
-        if g.any_bets and self.phase in ("bets", "play"):
+        if g.any_bets and (self.phase == "bets" or self.phase == "play"):
             sealed = self.phase == "bets"
             for s in range(n):
                 if self.bet_side[s] >= 0 and (not sealed or s == player):
@@ -747,24 +812,6 @@ class MoonstarState(State):
                     out[i + 2 * n + k] = self.bet_idx[s] / max(1, g.num_stakes - 1)
         i += 3 * n
         out[i : i + n + 1] = self._score_features(player)
-        i += n + 1
-        out[i + _PHASE_INDEX[self.phase]] = 1.0
-        i += len(PHASES)
-        out[i : i + 10] = g.rule_features[self.rules_idx]
-        i += 10
-        if g.menu_size and self.phase != "menu":
-            out[i + self.rules_idx] = 1.0
-        i += g.menu_size
-        r = self.rules
-        out[i] = math.tanh(self.round_total / 50.0)
-        out[i + 1] = self.moves_done / 15.0
-        out[i + 2] = self.chain_len / 15.0
-        if self.planets_to_place:
-            out[i + 3] = self.planets_to_place[0] / MAX_PLANET_VALUE
-        if self.phase == "planet" or self.phase == "moon":
-            out[i + 4] = (r.num_moons - self.moons_placed) / 15.0
-        out[i + 5] = math.tanh(g.config.target / 200.0)
-        out[i + 6] = min(1.0, self.round_no / g.config.max_rounds)
         return out
 
     # ---- hidden information ------------------------------------------------------------
