@@ -81,15 +81,18 @@ Scoring and settlement
 
 Observation
 -----------
-From the observing seat's point of view (seats rotated so that "me" comes first):
-per star: planet value / 50, red planet, unmoved moons / 15, landed moons / 15, current
-chain star; per moon: one-hot star, moved, on the board; per die: face / 6, free; free dice
-per face / D; high bid / 70, passes / n; one-hot seat of the high bidder, challengers,
-excluded player, organizer and player to move; side bets (own always, others only once
-all have bet); ``tanh(score / 100)`` per seat and ``tanh((mine − best other) / 50)``; phase
-one-hot; the round's rule switches (scoring, movement, favourite star, challenges, side
-bets, moon/dice counts, move budget) and menu entry; round total, moves made, chain length,
-next planet value, moons left to place, target, rounds played.
+In this order: per star (12 × 5): planet value / 50, red planet, unmoved moons / 15,
+landed moons / 15, current chain star; per moon (M × 14): one-hot star, moved, on the
+board; per die (D × 2): face / 6, free; free dice per face / D (6); high bid / 70,
+passes / n; phase one-hot (10); the round's rule switches (scoring one-hot, double/half
+movement, favourite star, challenges, side bets, moons / 15, dice / 11, move budget / 15);
+menu entry one-hot (Game 12); round total ``tanh(x / 50)``, moves made / 15, chain length
+/ 15, next planet value / 50, moons left to place / 15, ``tanh(target / 200)``, rounds
+played / ``max_rounds``. Then, from the observing seat's point of view (seats rotated so
+that "me" comes first): one-hot seat of the high bidder, challengers, excluded player,
+organizer, player to move; side bets as made / failed / stake index (own always, others
+only once all have bet); ``tanh(score / 100)`` per seat and
+``tanh((mine − best other) / 50)``.
 ``L = 60 + 14M + 2D + 6 + 2 + 9n + 1 + 10 + 10 + menu + 7``.
 
 Rewards and info
