@@ -34,6 +34,7 @@ CHALLENGE_STAKE = 25
 PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
 DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_DIE_OUTCOMES = [(f, 1.0 / 6.0) for f in range(6)]  # outcome f: the die shows f + 1
 
 
 class MoonstarGame(Game):
@@ -614,7 +615,7 @@ class MoonstarState(State):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self.phase
         if ph == "roll":
-            return [(f, 1.0 / 6.0) for f in range(6)]
+            return list(_DIE_OUTCOMES)
         if ph == "first":
             # each seat rolls four dice, ties re-rolled among the tied: by symmetry every
             # seat is equally likely to become the first organizer

@@ -165,7 +165,74 @@ def _weights(sit: Situation, faces: list[int], red: int | None) -> tuple[np.ndar
     return v.max(axis=2), v.argmax(axis=2)
 
 
+def _independent_total(sit: Situation, red: int | None) -> int:
+    """The best total only (no plan): the same search on plain Python lists."""
+    n_moves = sit.num_moves
+    if n_moves == 0:
+        return 0
+    vals = [v or 1 for v in sit.star_values]
+    if red is not None:
+        vals[red] *= 2
+    count: dict[int, int] = {}
+    for f in sit.dice:
+        count[f] = count.get(f, 0) + 1
+    faces = list(count)
+    left = [count[f] for f in faces]
+    nf = len(faces)
+    four = sit.movement == "double_half"
+    by_star: dict[int, tuple] = {}
+    rel = []
+    for s in sit.moon_stars:
+        entry = by_star.get(s)
+        if entry is None:
+            row = []
+            for f in faces:
+                a, b = vals[(s + f) % 12], vals[(s - f) % 12]
+                e = a if a > b else b
+                if four:
+                    c, d = vals[(s + 2 * f) % 12], vals[(s - f // 2) % 12]
+                    e = max(e, c, d)
+                row.append(e - 1)
+            opts = [j for j in range(nf) if row[j] > 0]
+            opts.sort(key=row.__getitem__, reverse=True)
+            entry = by_star[s] = (row, opts)
+        row, opts = entry
+        if opts:
+            rel.append((-row[opts[0]], s, opts, row))
+    rel.sort()
+    nrel = len(rel)
+    same = [i > 0 and rel[i][1] == rel[i - 1][1] for i in range(nrel)]
+    suffix = [0] * (nrel + 1)
+    for i in range(nrel - 1, -1, -1):
+        suffix[i] = suffix[i + 1] - rel[i][0]
+    best = -1
+
+    def dfs(i: int, val: int, used: int, lo: int) -> None:
+        nonlocal best
+        if i == nrel or used == n_moves:
+            if val > best:
+                best = val
+            return
+        if val + suffix[i] <= best:
+            return
+        _, _, opts, row = rel[i]
+        for j in range(lo if same[i] else 0, len(opts)):
+            f = opts[j]
+            if left[f]:
+                left[f] -= 1
+                dfs(i + 1, val + row[f], used + 1, j)
+                left[f] += 1
+                if best == val + suffix[i]:
+                    return
+        dfs(i + 1, val, used, len(opts))
+
+    dfs(0, 0, 0, 0)
+    return n_moves + best
+
+
 def _solve_independent(sit: Situation, red: int | None, with_plan: bool = True) -> Solution:
+    if not with_plan:
+        return Solution(_independent_total(sit, red), [], red)
     n_moves = sit.num_moves
     if n_moves == 0:
         return Solution(0, [], red)
