@@ -493,17 +493,15 @@ class MoonstarState(State):
         self.die_used[d] = True
         self.landed[t] += 1
         blk = self.play_block
-        blk[m] = 0
-        blk[:, d] = 0
         if d + 1 < g.max_dice and self.dice[d + 1] == face:  # the next die of this face
-            moons = np.flatnonzero((self.moon_star >= 0) & ~self.moon_moved)
-            blk[moons, d + 1, : solver.num_directions(self.rules.movement)] = 1
+            blk[:, d + 1] = blk[:, d]  # is offered to the same moons
+        blk[:, d] = 0
+        blk[m] = 0
         r = self.rules
         if r.scoring == "planets":
-            gained = solver.landing_value(
-                self.planet_value, t, self.red_star if self.red_star >= 0 else None
-            )
-            gained = int(gained)
+            gained = int(self.planet_value[t]) or 1
+            if t == self.red_star:
+                gained *= 2
         elif r.scoring == "squares":
             gained = 2 * int(self.landed[t]) - 1
         else:
