@@ -109,11 +109,13 @@ class MoonstarGame(Game):
         self.t_menu = self.t_rules + 10
         self.t_round = self.t_menu + self.menu_size  # 7 scalars
         self.board_len = self.t_round + 7
+        self.zero_seat_part = np.zeros(9 * n + 1, dtype=np.float32)
         self.moon_base = NUM_STARS * 5
         self.dice_base = self.moon_base + 14 * self.max_moons
         self.face_base = self.dice_base + 2 * self.max_dice
         self.rule_features = [_rule_features(r) for r in self.rounds]
         self._score_cache: dict[tuple[bytes, int], np.ndarray] = {}
+        self._auction_masks: dict[tuple[int, bool], np.ndarray] = {}
         self.move_ids = self.a_move + np.arange(
             self.max_moons * self.max_dice * self.num_dirs
         ).reshape(self.max_moons, self.max_dice, self.num_dirs)
@@ -142,6 +144,21 @@ class MoonstarGame(Game):
     def move_action(self, moon: int, die: int, direction: int) -> int:
         """Action id of "move moon ``moon`` with die ``die`` in ``direction``"."""
         return self.a_move + (moon * self.max_dice + die) * self.num_dirs + direction
+
+    def auction_mask(self, high_bid: int, challenge: bool) -> np.ndarray:
+        """The auction's mask (read-only, shared): bids above ``high_bid``, pass, and the
+        challenge if allowed."""
+        key = (high_bid, challenge)
+        mask = self._auction_masks.get(key)
+        if mask is None:
+            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+            mask[self.bid_action(max(MIN_BID, high_bid + 1)) : self.a_pass] = 1
+            mask[self.a_pass] = 1
+            if challenge:
+                mask[self.a_challenge] = 1
+            mask.flags.writeable = False
+            self._auction_masks[key] = mask
+        return mask
 
     def decode_move(self, action: int) -> tuple[int, int, int]:
         """(moon, die, direction) of a move action."""
@@ -634,16 +651,15 @@ class MoonstarState(State):
         if cached is not None:
             return cached.copy()
         g = self.game
-        mask = np.zeros(g.spec.num_actions, dtype=np.int8)
         ph = self.phase
         if ph == "auction":
-            lo = max(MIN_BID, self.high_bid + 1)
-            mask[g.bid_action(lo) : g.a_pass] = 1
-            mask[g.a_pass] = 1
             p = self.to_move
-            if self.rules.challenges and self.bidder >= 0 and not self.challengers[p]:
-                mask[g.a_challenge] = 1
-        elif ph == "play":
+            challenge = self.rules.challenges and self.bidder >= 0 and not self.challengers[p]
+            mask = g.auction_mask(self.high_bid, bool(challenge))
+            self._cache_mask = mask
+            return mask.copy()
+        mask = np.zeros(g.spec.num_actions, dtype=np.int8)
+        if ph == "play":
             mask[g.a_move :] = self.play_block.ravel()
         elif ph == "bets":
             mask[g.a_bet : g.a_bet + g.num_stakes] = 1
@@ -786,10 +802,8 @@ class MoonstarState(State):
     def _observation(self, player: int) -> np.ndarray:
         g = self.game
         n = g.n
-        out = np.empty(g.obs_len, dtype=np.float32)
+        out = np.concatenate((self.board, g.zero_seat_part))
         i = g.board_len
-        out[:i] = self.board
-        out[i:] = 0.0
         if self.bidder >= 0:
             out[i + (self.bidder - player) % n] = 1.0
             if self.rules.challenges:
