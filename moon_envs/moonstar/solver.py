@@ -188,7 +188,7 @@ def _independent_total(sit: Situation, red: int | None) -> int:
             row = []
             for f in faces:
                 a, b = vals[(s + f) % 12], vals[(s - f) % 12]
-                e = a if a > b else b
+                e = max(b, a)
                 if four:
                     c, d = vals[(s + 2 * f) % 12], vals[(s - f // 2) % 12]
                     e = max(e, c, d)
@@ -210,8 +210,7 @@ def _independent_total(sit: Situation, red: int | None) -> int:
     def dfs(i: int, val: int, used: int, lo: int) -> None:
         nonlocal best
         if i == nrel or used == n_moves:
-            if val > best:
-                best = val
+            best = max(best, val)
             return
         if val + suffix[i] <= best:
             return
