@@ -17,8 +17,8 @@ Actions                       ``Discrete(83 + menu + 2F + M·D·K)``: 181 for Ga
 Observation                   ``Dict(observation=Box(-1, 1, (L,), float32),
                               action_mask=Box(0, 1, (A,), int8))``: L = 244 for Game 1
                               with 4 players
-Chance                        first organizer, random setup, each die (one chance node
-                              per die, faces 1..6 uniform)
+Chance                        first organizer, random setup, the roll (one chance node
+                              over sorted multisets of faces, multinomial probabilities)
 Hidden information            only Game 11's sealed side bets, until all have bet
 ============================  ==========================================================
 
@@ -31,8 +31,9 @@ A round
 3. *Setup.* The organizer places the planets (highest value first) on stars without a
    planet, then the moons on stars holding fewer than three moons (``setup="organizer"``),
    or chance places them uniformly (``setup="random"``).
-4. *Roll.* The dice are rolled one by one (chance), then sorted ascending: die ``d`` is
-   the ``d``-th smallest.
+4. *Roll.* One chance node rolls all the dice: its outcomes are the sorted multisets of
+   faces (792 for seven dice), likeliest first, with their multinomial probabilities
+   (``MoonstarGame.roll_outcome(faces)`` gives the id). Die ``d`` is the ``d``-th smallest.
 5. *Auction.* Starting left of the organizer and going round, each eligible player bids
    more than the high bid (2..70) or passes; passing is not final. It ends when all other
    eligible players have passed in a row since the last bid (all of them if nobody bid),

@@ -1,7 +1,7 @@
 """Moonstar rules engine (RULES.md §1; Alex Randolph, Avalon Hill 1981), Games 1–12.
 
 A round: (Game 12: the organizer picks the round's rules) → setup (planets, then moons) →
-dice rolled one at a time (chance) → ascending auction → (Game 6: red planet) → (Game 11:
+the dice rolled (one chance node over sorted multisets of faces) → ascending auction → (Game 6: red planet) → (Game 11:
 sealed side bets) → the high bidder moves the moons, one atomic action per moon → scoring
 and settlement → next organizer. The parameters are in
 :class:`~moon_envs.moonstar.variants.MoonstarConfig`; the action encoding is in
@@ -34,7 +34,22 @@ CHALLENGE_STAKE = 25
 PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
 DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-_DIE_OUTCOMES = [(f, 1.0 / 6.0) for f in range(6)]  # outcome f: the die shows f + 1
+
+
+def _multisets(k: int) -> list[tuple[int, ...]]:
+    """Sorted tuples of ``k`` die faces (1..6)."""
+    import itertools
+
+    return list(itertools.combinations_with_replacement(range(1, 7), k))
+
+
+def _multiset_probability(faces: tuple[int, ...]) -> float:
+    """Probability that ``len(faces)`` fair dice show exactly this multiset."""
+    k = len(faces)
+    p = math.factorial(k) / 6.0**k
+    for f in set(faces):
+        p /= math.factorial(faces.count(f))
+    return p
 
 
 class MoonstarGame(Game):
@@ -116,6 +131,17 @@ class MoonstarGame(Game):
         self.rule_features = [_rule_features(r) for r in self.rounds]
         self._score_cache: dict[tuple[bytes, int], np.ndarray] = {}
         self._auction_masks: dict[tuple[int, bool], np.ndarray] = {}
+        # the roll of all dice is one chance node: its outcomes are the sorted multisets of
+        # faces, most likely first, with their multinomial probabilities
+        self.roll_faces: dict[int, list[tuple[int, ...]]] = {}
+        self.roll_outcomes: dict[int, list[tuple[int, float]]] = {}
+        self._roll_index: dict[tuple[int, ...], int] = {}
+        for nd in sorted({r.num_dice for r in self.rounds}):
+            table = [(_multiset_probability(c), c) for c in _multisets(nd)]
+            table.sort(key=lambda pc: (-pc[0], pc[1]))
+            self.roll_faces[nd] = [c for _, c in table]
+            self.roll_outcomes[nd] = [(i, p) for i, (p, _) in enumerate(table)]
+            self._roll_index.update({c: i for i, (_, c) in enumerate(table)})
         self.move_ids = self.a_move + np.arange(
             self.max_moons * self.max_dice * self.num_dirs
         ).reshape(self.max_moons, self.max_dice, self.num_dirs)
@@ -127,7 +153,7 @@ class MoonstarGame(Game):
             max_game_length=per_round * cfg.max_rounds,
             has_chance=True,
             hidden_information=self.any_bets,
-            max_chance_outcomes=max(NUM_STARS, n, 6),
+            max_chance_outcomes=max(NUM_STARS, n, max(len(v) for v in self.roll_outcomes.values())),
             observation_low=-1.0,
             observation_high=1.0,
         )
@@ -159,6 +185,10 @@ class MoonstarGame(Game):
             mask.flags.writeable = False
             self._auction_masks[key] = mask
         return mask
+
+    def roll_outcome(self, faces: list[int] | tuple[int, ...]) -> int:
+        """The chance outcome of the roll showing ``faces`` (any order)."""
+        return self._roll_index[tuple(sorted(int(f) for f in faces))]
 
     def decode_move(self, action: int) -> tuple[int, int, int]:
         """(moon, die, direction) of a move action."""
@@ -213,7 +243,6 @@ class MoonstarState(State):
         self.moons_placed = 0
         self.dice = np.zeros(game.max_dice, dtype=np.int8)
         self.die_used = np.zeros(game.max_dice, dtype=bool)
-        self.dice_rolled = 0
         self.high_bid = 0
         self.bidder = -1
         self.to_move = 0
@@ -298,7 +327,6 @@ class MoonstarState(State):
         self.moons_placed = 0
         self.dice[:] = 0
         self.die_used[:] = False
-        self.dice_rolled = 0
         self.high_bid, self.bidder, self.passes = 0, -1, 0
         self.challengers[:] = False
         self.bet_side[:] = -1
@@ -350,21 +378,17 @@ class MoonstarState(State):
             self._set_phase("roll")
 
     def _roll(self, outcome: int) -> None:
-        self.dice[self.dice_rolled] = outcome + 1
-        self.dice_rolled += 1
-        self.last_action = f"die {self.dice_rolled - 1} shows {outcome + 1}"
         nd = self.rules.num_dice
-        if self.dice_rolled == nd:
-            self.dice[:nd] = np.sort(self.dice[:nd])
-            g = self.game
-            b = self.board
-            b[g.dice_base : g.dice_base + g.max_dice] = self.dice / 6.0
-            b[g.dice_base + g.max_dice : g.dice_base + g.max_dice + nd] = 1.0
-            b[g.face_base : g.face_base + 6] = (
-                np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
-            )
-            self._set_phase("auction")
-            self.to_move = self._next_eligible(self.organizer)
+        faces = self.game.roll_faces[nd][outcome]
+        self.dice[:nd] = faces
+        self.last_action = "dice: " + " ".join(map(str, faces))
+        g = self.game
+        b = self.board
+        b[g.dice_base : g.dice_base + g.max_dice] = self.dice / 6.0
+        b[g.dice_base + g.max_dice : g.dice_base + g.max_dice + nd] = 1.0
+        b[g.face_base : g.face_base + 6] = np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
+        self._set_phase("auction")
+        self.to_move = self._next_eligible(self.organizer)
 
     def situation(self, choose_red: bool | None = None) -> solver.Situation:
         """The current play situation for :mod:`moon_envs.moonstar.solver` (unmoved moons and
@@ -630,7 +654,7 @@ class MoonstarState(State):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self.phase
         if ph == "roll":
-            return list(_DIE_OUTCOMES)
+            return list(self.game.roll_outcomes[self.rules.num_dice])
         if ph == "first":
             # each seat rolls four dice, ties re-rolled among the tied: by symmetry every
             # seat is equally likely to become the first organizer

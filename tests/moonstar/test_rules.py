@@ -24,8 +24,7 @@ def set_round(st: MoonstarState, planets, moons, dice) -> None:
     for s in moons:
         st.apply_action(s)
     assert st.phase == "roll" and st.current_player() == CHANCE
-    for f in dice:
-        st.apply_action(f - 1)
+    st.apply_action(st.game.roll_outcome(dice))
     assert st.phase == "auction"
 
 
@@ -75,6 +74,20 @@ def test_setup_limits_one_planet_and_three_moons_per_star():
     assert st.legal_actions_mask()[5]
     # planets were placed highest first
     assert st.planet_value[4] == 10 and st.planet_value[5] == 10 and st.planet_value[7] == 5
+
+
+def test_the_roll_is_one_chance_node_over_sorted_multisets():
+    g, st = start()
+    for s in PLANETS + MOONS:
+        st.apply_action(s)
+    outs = st.chance_outcomes()
+    assert len(outs) == 792  # multisets of 7 faces
+    probs = np.array([p for _, p in outs])
+    assert abs(probs.sum() - 1) < 1e-12 and (np.diff(probs) <= 1e-15).all()  # likeliest first
+    assert abs(probs[g.roll_outcome([6] * 7)] - 6.0**-7) < 1e-15
+    assert abs(probs[g.roll_outcome([1, 2, 3, 4, 5, 6, 6])] - 5040 / 2 / 6**7) < 1e-15
+    st.apply_action(g.roll_outcome([3, 1, 6, 6, 2, 2, 5]))
+    assert st.dice[:7].tolist() == [1, 2, 2, 3, 5, 6, 6] and st.phase == "auction"
 
 
 def test_random_setup_is_chance():
