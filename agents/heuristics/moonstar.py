@@ -200,6 +200,7 @@ class MoonstarOracleAgent(_MoonstarAgent):
         self._opt_key = None
         self._opt: solver.Solution | None = None
         self._plan: list[tuple[int, int, int]] = []  # (moon id, face, direction)
+        self._plan_round: tuple[int, int] = (-1, -1)  # (round, moves made) it continues
 
     def optimum(self, state: MoonstarState) -> solver.Solution:
         """The exact solution of the round from ``state`` (cached per position)."""
@@ -261,8 +262,6 @@ class MoonstarOracleAgent(_MoonstarAgent):
         m, face, k = self._plan.pop(0)
         self._plan_round = (state.round_no, state.moves_done + 1)
         return g.move_action(m, firsts[face], k)
-
-    _plan_round: tuple[int, int] = (-1, -1)
 
     def _setup(self, state: MoonstarState, view: AgentView) -> int:
         mask = view.action_mask[:NUM_STARS]

@@ -221,6 +221,11 @@ class MoonstarState(State):
     ``bidder``, ``challengers[seat]``, ``bet_side[seat]`` (-1 none yet, 0 made, 1 failed),
     ``bet_stake[seat]``, ``round_total`` (the player of the round's points so far),
     ``points[seat]``, ``best_total`` (solver optimum of the round, -1 unknown).
+
+    Derived fields kept up to date move by move (checked against a from-scratch
+    computation in the tests): ``board`` (the seat-independent part of the observation,
+    see :meth:`board_features`), ``play_block`` (the move part of the mask, see
+    :meth:`build_play_block`), ``moons_on_star`` (during setup) and ``to_act``.
     """
 
     game: MoonstarGame
@@ -277,9 +282,6 @@ class MoonstarState(State):
     def rules(self) -> RoundRules:
         """The rules of the current round."""
         return self.game.rounds[self.rules_idx]
-
-    def _eligible(self, seat: int) -> bool:
-        return seat != self.excluded
 
     def _next_eligible(self, seat: int) -> int:
         n = self.game.n
