@@ -409,6 +409,9 @@ class MoonstarState(State):
             red_star=self.red_star if self.red_star >= 0 else None,
             choose_red=choose_red,
             max_moves=r.num_moves - self.moves_done,
+            landed=tuple(self.landed.tolist()),
+            chain_star=self.chain_star,
+            chain_len=self.chain_len,
         )
 
     def situation_index(self) -> tuple[list[int], list[int]]:

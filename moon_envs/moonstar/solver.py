@@ -68,6 +68,11 @@ class Situation:
         choose_red: the player still has to place the red planet (Game 6): the best over
             the stars holding a planet is taken and returned in the solution.
         max_moves: at most this many moves (the timer), None: as many as moons and dice.
+        landed: moons already moved this round, per star (mid-round squares situations).
+        chain_star, chain_len: the chain in progress (mid-round chain situations); a moon
+            landing on ``chain_star`` first continues it.
+
+    The total of a mid-round situation counts only the points still to be scored.
     """
 
     moon_stars: tuple[int, ...]
@@ -78,6 +83,9 @@ class Situation:
     red_star: int | None = None
     choose_red: bool = False
     max_moves: int | None = None
+    landed: tuple[int, ...] = (0,) * NUM_STARS
+    chain_star: int = -1
+    chain_len: int = 0
 
     @property
     def num_moves(self) -> int:
@@ -106,9 +114,9 @@ def score_plan(
 ) -> int:
     """Total of playing ``plan`` in order in ``sit`` (chains: runs scored as played)."""
     red = sit.red_star if red_star is None else red_star
-    counts = [0] * NUM_STARS
+    counts = list(sit.landed)
     total = 0
-    chain_star, chain_len = -1, 0
+    chain_star, chain_len = sit.chain_star, sit.chain_len
     for m, d, k in plan:
         t = (sit.moon_stars[m] + displacement(sit.dice[d], k)) % NUM_STARS
         if sit.scoring == "planets":
@@ -350,10 +358,16 @@ def _solve_convex(sit: Situation) -> Solution:
         for t in {o[0] for o in opts_of[order[i]]}:
             r[t] += 1
 
-    def gain(c: int) -> int:  # points of the c-th moon on a star
+    cs, offset = (sit.chain_star, sit.chain_len) if not squares else (-1, 0)
+
+    def gain(c: int) -> int:  # points of the c-th moon on a star (before the chain offset)
         return 2 * c - 1 if squares else c
 
-    counts = [0] * NUM_STARS
+    def gain_at(t: int, c: int) -> int:  # the c-th new moon on star t
+        return gain(c) + (offset if t == cs else 0)
+
+    start = list(sit.landed) if squares else [0] * NUM_STARS
+    counts = list(start)
     used_f = [0] * nf
     best_total = -1
     best_plan: list[tuple[int, int, int]] = []
@@ -363,7 +377,7 @@ def _solve_convex(sit: Situation) -> Solution:
     # incumbent: greedy
     def greedy() -> None:
         nonlocal best_total, best_plan
-        c = [0] * NUM_STARS
+        c = list(start)
         u = [0] * nf
         tot, plan = 0, []
         for m in order:
@@ -371,14 +385,14 @@ def _solve_convex(sit: Situation) -> Solution:
                 break
             bestv, bo = -1, None
             for t, f, k in opts_of[m]:
-                if u[f] < cnt[f] and c[t] + 1 > bestv:
-                    bestv, bo = c[t] + 1, (t, f, k)
+                if u[f] < cnt[f] and gain_at(t, c[t] + 1) > bestv:
+                    bestv, bo = gain_at(t, c[t] + 1), (t, f, k)
             if bo is None:
                 continue
             t, f, k = bo
             c[t] += 1
             u[f] += 1
-            tot += gain(c[t])
+            tot += gain_at(t, c[t])
             plan.append((m, f, k))
         if len(plan) == n_moves:
             best_total, best_plan = tot, plan
@@ -401,7 +415,7 @@ def _solve_convex(sit: Situation) -> Solution:
             x = counts[t] + ra[t]
             cap = max(cap, x)
         cm = max(counts)
-        ub = total
+        ub = total + offset * moves_left
         for j in range(1, moves_left + 1):
             ub += gain(min(cm + j, cap))
         if ub <= best_total:
@@ -423,7 +437,7 @@ def _solve_convex(sit: Situation) -> Solution:
             counts[t] += 1
             used_f[f] += 1
             cur_plan.append((m, f, k, j))
-            dfs(i + 1, moves_left - 1, total + gain(counts[t]), j)
+            dfs(i + 1, moves_left - 1, total + gain_at(t, counts[t]), j)
             cur_plan.pop()
             counts[t] -= 1
             used_f[f] -= 1
@@ -436,9 +450,11 @@ def _solve_convex(sit: Situation) -> Solution:
     plan = []
     for m, f, k in best_plan:
         plan.append((m, free[f].pop(0), k))
-    plan.sort(
-        key=lambda mv: (sit.moon_stars[mv[0]] + displacement(sit.dice[mv[1]], mv[2])) % NUM_STARS
-    )
+
+    def landing(mv: tuple[int, int, int]) -> int:
+        return (sit.moon_stars[mv[0]] + displacement(sit.dice[mv[1]], mv[2])) % NUM_STARS
+
+    plan.sort(key=lambda mv: (landing(mv) != cs, landing(mv)))  # the chain in progress first
     return Solution(int(best_total), plan, None)
 
 
@@ -462,6 +478,8 @@ def brute_force(sit: Situation) -> int:
                         for m, d, k in plan:
                             counts[(sit.moon_stars[m] + displacement(sit.dice[d], k)) % 12] += 1
                         v = sum(c * (c + 1) // 2 for c in counts)
+                        if sit.chain_star >= 0:
+                            v += sit.chain_len * counts[sit.chain_star]
                     else:
                         v = score_plan(sit, plan, red)
                     best = max(best, v)

@@ -45,6 +45,33 @@ def test_agents_play_legally_and_the_oracle_is_exact(game):
     assert oracle_rounds > 0
 
 
+@pytest.mark.parametrize("game", [1, 7, 8, 9])
+def test_mid_round_solutions_add_up_along_the_oracle_plan(game):
+    """Re-solving after each of the oracle's moves: points made + best still to make is
+    the round's optimum all along."""
+    from moon_envs.moonstar import solver
+    from moon_envs.moonstar.rules import MoonstarGame
+
+    rng = np.random.default_rng(game)
+    g = MoonstarGame(num_players=2, setup="random", first_organizer=0, game=game)
+    oracle = MoonstarOracleAgent(seed=0)
+    from moon_envs.core.view import AgentView
+
+    for _ in range(4):
+        st = g.new_initial_state()
+        while st.phase != "auction":
+            outs = st.chance_outcomes()
+            st.apply_action(outs[int(rng.integers(len(outs)))][0])
+        st.apply_action(g.bid_action(2))
+        st.apply_action(g.a_pass)
+        best = st.best_total
+        assert best == solver.solve(st.situation()).total
+        while st.phase == "play":
+            assert st.round_total + solver.solve(st.situation()).total == best
+            st.apply_action(oracle.act(AgentView.of(st)))
+        assert st.info()["round_report"]["achieved"] == best
+
+
 def test_zoo_builds_both_agents():
     assert isinstance(make_agent("oracle", "moonstar", seed=1), MoonstarOracleAgent)
     assert isinstance(make_agent("heuristic", "moonstar", seed=1), MoonstarHeuristicAgent)

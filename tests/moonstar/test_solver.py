@@ -33,6 +33,11 @@ def random_situation(rng, scoring, movement, max_moons=4, max_dice=4):
             choose = True
         elif u < 0.5:
             red = int(rng.choice([s for s in range(12) if vals[s]]))
+    landed, chain_star, chain_len = (0,) * 12, -1, 0
+    if scoring != "planets" and rng.random() < 0.4:  # a round already under way
+        landed = tuple(int(x) for x in rng.multinomial(int(rng.integers(1, 5)), [1 / 12] * 12))
+        chain_star = int(rng.choice(np.flatnonzero(landed)))
+        chain_len = int(rng.integers(1, landed[chain_star] + 1))
     return Situation(
         moon_stars=tuple(int(x) for x in rng.integers(0, 12, nm)),
         dice=tuple(int(x) for x in rng.integers(1, 7, nd)),
@@ -42,6 +47,9 @@ def random_situation(rng, scoring, movement, max_moons=4, max_dice=4):
         red_star=red,
         choose_red=choose,
         max_moves=budget,
+        landed=landed,
+        chain_star=chain_star,
+        chain_len=chain_len,
     )
 
 
@@ -100,6 +108,16 @@ def test_more_moons_than_dice_and_more_dice_than_moons():
             assert solve(sit).total == brute_force(sit)
             sit = random_situation(rng, scoring, "exact", 3, 5)
             assert solve(sit).total == brute_force(sit)
+
+
+def test_mid_round_situations():
+    # squares: two moons already on star 6; two more reach it: 4^2 - 2^2 = 12 more points
+    sit = Situation((0, 1), (6, 5), scoring="squares", landed=(0,) * 6 + (2,) + (0,) * 5)
+    assert solve(sit).total == 12 == brute_force(sit)
+    # chains: a chain of 3 on star 6 is in progress; continuing it scores 4 + 5
+    sit = Situation((0, 1), (6, 5), scoring="chains", chain_star=6, chain_len=3)
+    sol = solve(sit)
+    assert sol.total == 9 == brute_force(sit) == score_plan(sit, sol.plan)
 
 
 def test_displacements_of_game9():
