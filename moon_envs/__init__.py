@@ -22,10 +22,10 @@ __all__ = [
     "TERMINAL",
     "ConfigError",
     "IllegalActionError",
+    "__version__",
     "get_entry",
     "list_envs",
     "make",
     "make_single_agent",
     "valid_params",
-    "__version__",
 ]

@@ -183,9 +183,7 @@ def test_observations_do_not_leak_hidden_information(env_id):
                 assert np.array_equal(sampled.observation(p), state.observation(p))
                 assert sampled.current_player() == state.current_player()
                 if state.current_player() == p:
-                    assert np.array_equal(
-                        sampled.legal_actions_mask(), state.legal_actions_mask()
-                    )
+                    assert np.array_equal(sampled.legal_actions_mask(), state.legal_actions_mask())
 
 
 def test_chance_outcomes_are_distributions(env_id):
@@ -244,12 +242,12 @@ def test_single_agent_view_gives_the_learner_its_own_reward(env_id):
     rng = np.random.default_rng(0)
     seats = set()
     for episode in range(12):
-        obs, info = env.reset(seed=episode)
+        _obs, info = env.reset(seed=episode)
         total, done = 0.0, False
         while not done:
             mask = env.action_masks()
             assert mask.any() and np.array_equal(mask, info["action_mask"])
-            obs, reward, term, trunc, info = env.step(random_legal(mask, rng))
+            _obs, reward, term, trunc, info = env.step(random_legal(mask, rng))
             total += reward
             done = term or trunc
         seat = info["seat"]

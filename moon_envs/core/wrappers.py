@@ -13,7 +13,8 @@ actions, with the wrapper's seeded generator.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -79,7 +80,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = self.aec.render_mode
         n = self.aec.game.spec.num_players
         if learner_seat is not None and not (0 <= learner_seat < n):
-            raise ConfigError(f"learner_seat={learner_seat} is out of range; allowed: 0..{n - 1} or None")
+            raise ConfigError(
+                f"learner_seat={learner_seat} is out of range; allowed: 0..{n - 1} or None"
+            )
         self.learner_seat = learner_seat
         self.opponents: list[Any] = list(opponents) if opponents else [_UniformRandom(self)]
         agent0 = self.aec.possible_agents[0]
@@ -108,7 +111,9 @@ class SingleAgentEnv(gymnasium.Env):
             self.aec.reset(seed=int(self.np_random.integers(2**31 - 1)))
             n = len(self.aec.possible_agents)
             self.seat = (
-                self.learner_seat if self.learner_seat is not None else int(self.np_random.integers(n))
+                self.learner_seat
+                if self.learner_seat is not None
+                else int(self.np_random.integers(n))
             )
             self._learner = self.aec.possible_agents[self.seat]
             self._seat_opponents = {
@@ -168,4 +173,3 @@ class SingleAgentEnv(gymnasium.Env):
 
     def close(self) -> None:
         self.aec.close()
-

@@ -79,7 +79,7 @@ from moon_envs.jupiter.render import render_rgb
 from moon_envs.jupiter.rules import JupiterGame
 
 
-class raw_env(MoonAECEnv):  # noqa: N801 - PettingZoo naming convention
+class raw_env(MoonAECEnv):
     """Jupiter as a PettingZoo AEC environment; see the module docstring."""
 
     game_class = JupiterGame

@@ -134,7 +134,7 @@ from moon_envs.moon_harvesters.render import render_rgb
 from moon_envs.moon_harvesters.rules import HarvestersGame
 
 
-class raw_env(MoonAECEnv):  # noqa: N801 - PettingZoo naming convention
+class raw_env(MoonAECEnv):
     """Moon Harvesters as a PettingZoo AEC environment; see the module docstring."""
 
     game_class = HarvestersGame

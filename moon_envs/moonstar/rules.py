@@ -1,9 +1,9 @@
 """Moonstar rules engine (RULES.md §1; Alex Randolph, Avalon Hill 1981), Games 1–12.
 
 A round: (Game 12: the organizer picks the round's rules) → setup (planets, then moons) →
-the dice rolled (one chance node over sorted multisets of faces) → ascending auction → (Game 6: red planet) → (Game 11:
-sealed side bets) → the high bidder moves the moons, one atomic action per moon → scoring
-and settlement → next organizer. The parameters are in
+the dice rolled (one chance node over sorted multisets of faces) → ascending auction →
+(Game 6: red planet) → (Game 11: sealed side bets) → the high bidder moves the moons, one
+atomic action per moon → scoring and settlement → next organizer. The parameters are in
 :class:`~moon_envs.moonstar.variants.MoonstarConfig`; the action encoding is in
 :class:`MoonstarGame` and on the documentation page (``moon_envs.moonstar.env``).
 """
@@ -900,7 +900,8 @@ class MoonstarState(State):
             return f"rules: menu entry {a - g.a_menu}"
         if g.a_bet <= a < g.a_move:
             failed, k = divmod(a - g.a_bet, g.num_stakes)
-            return f"side bet {g.config.bet_fractions[k]:g} of score on {'failed' if failed else 'made'}"
+            outcome = "failed" if failed else "made"
+            return f"side bet {g.config.bet_fractions[k]:g} of score on {outcome}"
         if g.a_move <= a < g.spec.num_actions:
             m, d, k = g.decode_move(a)
             face = int(self.dice[d]) if d < len(self.dice) else 0
@@ -912,7 +913,8 @@ class MoonstarState(State):
         r = self.rules
         lines = [
             (
-                f"Moonstar round {self.round_no} ({self.phase}), organizer player_{self.organizer}, "
+                f"Moonstar round {self.round_no} ({self.phase}), "
+                f"organizer player_{self.organizer}, "
                 f"scoring {r.scoring}, movement {r.movement}, target {g.config.target}"
             )
         ]

@@ -35,7 +35,7 @@ def test_overrides_apply_and_are_validated(tmp_path: Path) -> None:
     )
     assert cfg.budget.total_timesteps == 1234
     assert cfg.output.dir == str(tmp_path) and cfg.seed == 5
-    with pytest.raises(ConfigError, match="budget.total_timesteps"):
+    with pytest.raises(ConfigError, match=r"budget\.total_timesteps"):
         load_config(ROOT / "configs" / "jupiter_ppo.yaml", {"budget.total_timesteps": 0})
 
 

@@ -58,11 +58,11 @@ def test_single_agent_view_with_a_fixed_seat_and_opponent_pool():
     from agents.heuristics.jupiter import GreedyAgent
 
     env = moon_envs.make_single_agent("jupiter_v0", opponents=[GreedyAgent(seed=0)], learner_seat=1)
-    obs, info = env.reset(seed=0)
+    _obs, info = env.reset(seed=0)
     assert info["seat"] == 1
     done = False
     while not done:
         mask = env.action_masks()
-        obs, reward, term, trunc, info = env.step(int(mask.nonzero()[0][0]))
+        _obs, _reward, term, trunc, info = env.step(int(mask.nonzero()[0][0]))
         done = term or trunc
     assert "winners" in info and info["seat"] == 1

@@ -31,7 +31,8 @@ def roll_and_place(state: JupiterState, face: int, target: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "players,expanding,cols", [(2, False, 4), (3, False, 5), (4, False, 6), (2, True, 6), (3, True, 6)]
+    "players,expanding,cols",
+    [(2, False, 4), (3, False, 5), (4, False, 6), (2, True, 6), (3, True, 6)],
 )
 def test_board_sizes(players, expanding, cols):
     g = JupiterGame(num_players=players, expanding_universe=expanding)

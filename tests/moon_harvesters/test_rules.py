@@ -315,7 +315,7 @@ def test_winner_and_tie_rules():
     assert np.isclose(tied.returns().sum(), 0.0)
 
 
-# ---- invariants, config, snapshots ----------------------------------------------------------------
+# ---- invariants, config, snapshots ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -243,7 +243,7 @@ def test_max_rounds_bounds_the_game():
 
 def test_game2_nine_moons_nine_moves():
     _g, st = start(game=2)
-    set_round(st, PLANETS, MOONS + [11, 11], [1, 2, 3, 4, 5, 6, 1, 2, 3])
+    set_round(st, PLANETS, [*MOONS, 11, 11], [1, 2, 3, 4, 5, 6, 1, 2, 3])
     win_auction(st, 1, 2)
     for m in range(9):
         face = next(int(f) for i, f in enumerate(st.dice.tolist()) if f and not st.die_used[i])
@@ -253,7 +253,7 @@ def test_game2_nine_moons_nine_moves():
 
 def test_game3_moons_without_a_die_are_removed():
     _g, st = start(num_moons=10, num_dice=8)
-    set_round(st, PLANETS, MOONS + [11, 11, 11], [1, 1, 1, 1, 1, 1, 1, 1])
+    set_round(st, PLANETS, [*MOONS, 11, 11, 11], [1, 1, 1, 1, 1, 1, 1, 1])
     win_auction(st, 1, 2)
     for m in range(8):
         move(st, m, 1, 0)
@@ -264,7 +264,7 @@ def test_game3_moons_without_a_die_are_removed():
 
 def test_game3_removal_visible_at_the_end_of_the_game():
     _g, st = start(num_moons=10, num_dice=8, target=2)
-    set_round(st, PLANETS, MOONS + [11, 11, 11], [1] * 8)
+    set_round(st, PLANETS, [*MOONS, 11, 11, 11], [1] * 8)
     win_auction(st, 1, 2)
     for m in range(8):
         move(st, m, 1, 0)
@@ -275,7 +275,7 @@ def test_game3_removal_visible_at_the_end_of_the_game():
 
 def test_game4_unused_dice_are_discarded():
     _g, st = start(num_moons=8, num_dice=10, target=2)
-    set_round(st, PLANETS, MOONS + [11], [1, 2, 3, 4, 5, 6, 1, 2, 3, 4])
+    set_round(st, PLANETS, [*MOONS, 11], [1, 2, 3, 4, 5, 6, 1, 2, 3, 4])
     win_auction(st, 1, 2)
     for m in range(8):
         face = next(int(f) for i, f in enumerate(st.dice.tolist()) if f and not st.die_used[i])
