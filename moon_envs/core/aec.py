@@ -20,7 +20,8 @@ class, metadata and renderer. The adapter provides, for all of them:
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -156,10 +157,14 @@ class MoonAECEnv(AECEnv):
                 return
             raise IllegalActionError(f"{agent}: {err}") from None
         self._cumulative_rewards[agent] = 0.0
-        r = state.rewards(self.reward_mode)
+        r = state._rewards_or_none(self.reward_mode)
         more = self._resolve_chance()
         if more is not None:
-            r = r + more
+            r = more if r is None else r + more
+        if r is None:  # nothing to accumulate
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            self._after_transition(mover_seat=seat)
+            return
         self.rewards = dict(zip(self.possible_agents, r.tolist()))
         self._after_transition(mover_seat=seat)
         self._accumulate_rewards()
@@ -191,8 +196,9 @@ class MoonAECEnv(AECEnv):
                     choice = o
                     break
             state.apply_chance_outcome(choice)
-            r = state.rewards(self.reward_mode)
-            total = r if total is None else total + r
+            r = state._rewards_or_none(self.reward_mode)
+            if r is not None:
+                total = r if total is None else total + r
         return total
 
     def _after_transition(self, mover_seat: int) -> None:

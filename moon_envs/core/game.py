@@ -21,8 +21,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -84,8 +85,7 @@ def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
     unknown = sorted(set(kwargs) - set(names))
     if unknown:
         raise ConfigError(
-            f"unknown parameter(s) {unknown} for {config_cls.__name__}; "
-            f"valid parameters: {names}"
+            f"unknown parameter(s) {unknown} for {config_cls.__name__}; valid parameters: {names}"
         )
     return config_cls(**kwargs)
 
@@ -201,8 +201,9 @@ class State(ABC):
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        n = game.spec.num_players
-        self._last_score_delta = np.zeros(n, dtype=np.float64)
+        # scores before the last applied action (None: nothing applied yet); the score
+        # reward is computed from it only when asked for
+        self._scores_before: np.ndarray | None = None
         self._last_win_delta: np.ndarray | None = None  # set only by the game-ending action
         self.move_number = 0  # player actions applied so far
 
@@ -298,11 +299,10 @@ class State(ABC):
         self._apply_checked(int(outcome), CHANCE)
 
     def _apply_checked(self, a: int, player: int) -> None:
-        before = np.array(self._scores(), dtype=np.float64)
+        self._scores_before = np.array(self._scores(), dtype=np.float64)
         self._apply(a)
         if player >= 0:
             self.move_number += 1
-        self._last_score_delta = self._scores() - before
         if self._current_player() == TERMINAL:  # the game just ended: the one win reward
             self._last_win_delta = self.returns("win")
         elif self._last_win_delta is not None:
@@ -311,7 +311,7 @@ class State(ABC):
     def _describe(self, a: int) -> str:
         try:
             return self.action_to_string(a)
-        except Exception:  # noqa: BLE001 - describing must never mask the real error
+        except Exception:
             return "out of range"
 
     def scores(self) -> np.ndarray:
@@ -333,7 +333,9 @@ class State(ABC):
         if mode == "score":
             return self.scores()
         if mode != "win":
-            raise ConfigError(f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}")
+            raise ConfigError(
+                f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}"
+            )
         n = self.game.spec.num_players
         out = np.zeros(n, dtype=np.float64)
         if not self.is_terminal():
@@ -347,12 +349,23 @@ class State(ABC):
     def rewards(self, mode: str = "win") -> np.ndarray:
         """Per-seat reward produced by the last :meth:`apply_action` (player or chance)."""
         if mode == "score":
-            return self._last_score_delta.copy()
+            if self._scores_before is None:
+                return np.zeros(self.game.spec.num_players, dtype=np.float64)
+            return np.asarray(self._scores(), dtype=np.float64) - self._scores_before
         if mode != "win":
-            raise ConfigError(f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}")
+            raise ConfigError(
+                f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}"
+            )
         if self._last_win_delta is None:
             return np.zeros(self.game.spec.num_players, dtype=np.float64)
         return self._last_win_delta.copy()
+
+    def _rewards_or_none(self, mode: str) -> np.ndarray | None:
+        """:meth:`rewards` for the env's hot path: ``None`` where they are known to be all
+        zero without building them (``"win"`` mode before the end)."""
+        if mode == "win" and self._last_win_delta is None:
+            return None
+        return self.rewards(mode)
 
     def observation(self, player: int) -> np.ndarray:
         """What ``player`` may know, as a float32 array of ``spec.observation_shape``,
@@ -410,7 +423,7 @@ class State(ABC):
         """Inverse of :meth:`to_dict`. Without ``game`` it is rebuilt from ``data["config"]``."""
         if game is None:
             game_cls = cls._game_class()
-            game = game_cls(dict(data["config"]))
+            game = game_cls(_decode(dict(data["config"])))
         new = object.__new__(cls)
         new.game = game
         for k, v in data["state"].items():

@@ -63,8 +63,6 @@ COLUMN_LETTERS = "ABCDEFGHIJKLMNOP"
 def _as_shape_tuple(value: Any) -> tuple[str, ...] | None:
     if value is None:
         return None
-    if isinstance(value, Mapping) and "__tuple__" in value:  # a to_dict-encoded tuple
-        value = value["__tuple__"]
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
     if not isinstance(value, (list, tuple)):

@@ -49,10 +49,8 @@ ROUND_FIELDS = (
 
 
 def _untuple(value: Any) -> Any:
-    """Accept lists and JSON-encoded tuples (``{"__tuple__": [...]}``) for tuple fields,
-    recursively (menu entries nest them)."""
-    if isinstance(value, Mapping) and "__tuple__" in value:
-        value = value["__tuple__"]
+    """Accept lists as well as tuples for tuple fields, recursively (menu entries nest
+    them)."""
     if isinstance(value, (list, tuple)):
         value = tuple(_untuple(v) for v in value)
     return value

@@ -53,7 +53,7 @@ def test_config_helpers_name_fields_and_allowed_values():
 
     with pytest.raises(ConfigError, match=r"unknown parameter\(s\) \['sise'\].*\['size'\]"):
         config_from_kwargs(Cfg, {"sise": 4})
-    with pytest.raises(ConfigError, match="size=9 is out of range; allowed: 1..4"):
+    with pytest.raises(ConfigError, match=r"size=9 is out of range; allowed: 1\.\.4"):
         check_int("size", 9, 1, 4)
     with pytest.raises(ConfigError, match="must be an integer"):
         check_int("size", True, 1, 4)
@@ -92,3 +92,40 @@ def test_agent_view_of_the_player_to_move_and_of_an_idle_player():
     assert not idle.action_mask.any()
     sampled = view.sample_state(np.random.default_rng(0))
     assert sampled == state and sampled is not state
+
+
+def test_from_dict_without_a_game_rebuilds_tuple_config_fields():
+    # tuple-valued config fields travel through JSON as {"__tuple__": ...}; from_dict must
+    # rebuild the same config (hence an equal game) without the game being passed in
+    import json
+
+    from moon_envs.moon_harvesters.rules import HarvestersGame
+    from moon_envs.moonstar.rules import MoonstarGame
+
+    for game in (
+        MoonstarGame(game=5, planets=(2, 3, 4, 5, 6, 7)),
+        HarvestersGame(shapes=("##/##", "###")),
+    ):
+        state = game.new_initial_state()
+        data = json.loads(json.dumps(state.to_dict()))
+        back = type(state).from_dict(data)
+        assert back.game == game and back.game.config == game.config
+        assert back == state
+
+
+def test_score_rewards_are_the_change_of_score_of_the_last_action():
+    state = JupiterGame(random_first_player=False).new_initial_state()
+    assert state.rewards("score").tolist() == [0.0, 0.0]  # nothing applied yet
+    rng = np.random.default_rng(3)
+    while not state.is_terminal():
+        before = state.scores()
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        delta = state.rewards("score")
+        assert delta.tolist() == (state.scores() - before).tolist()
+        # "win" rewards are zero until the end, then the returns
+        expected_win = state.returns("win") if state.is_terminal() else np.zeros(2)
+        assert state.rewards("win").tolist() == expected_win.tolist()
