@@ -408,7 +408,7 @@ def tournament(
         seed: game ``g`` is played with env seed ``seed + g``; agents are seeded from it too.
         env_params: parameters for ``moon_envs.make``.
         out_dir: if given, :meth:`TournamentResult.save` writes the results there.
-        progress: show a tqdm progress bar (if tqdm is installed).
+        progress: show a tqdm progress bar (if tqdm is installed and stderr is a terminal).
     """
     from moon_envs import make
 
@@ -427,7 +427,7 @@ def tournament(
         try:
             from tqdm import tqdm
 
-            it = tqdm(it, desc=f"{env_id} tournament", unit="game")
+            it = tqdm(it, desc=f"{env_id} tournament", unit="game", disable=None)
         except ImportError:
             pass
     for g in it:

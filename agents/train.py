@@ -241,6 +241,7 @@ def _make_callback_class():
                         desc=self.cfg.run_name(),
                         unit="step",
                         dynamic_ncols=True,
+                        disable=None,  # shown on a terminal, left out of redirected logs
                     )
                 except ImportError:
                     self.pbar = None
