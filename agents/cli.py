@@ -176,7 +176,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             if args.human == seat and not shown:
                 print(str(env.state), file=out)
             action = int(agents[seat].act(view))
-            desc = env.state.action_to_string(action)
+            if args.human is None:  # a spectator sees every move
+                desc = env.state.action_to_string(action)
+            else:  # the person at the terminal sees what their seat may know
+                desc = env.state.action_to_public_string(action, args.human)
             env.step(action)
             print(f"{names[seat]}: {desc}", file=out)
             if shown:

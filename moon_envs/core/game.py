@@ -188,7 +188,7 @@ class State(ABC):
     Public API (the same for every game):
         current_player, legal_actions_mask, legal_actions, chance_outcomes, apply_action,
         is_terminal, scores, winners, returns, rewards, observation, info, clone,
-        to_dict / from_dict, resample, action_to_string, __str__.
+        to_dict / from_dict, resample, action_to_string, action_to_public_string, __str__.
 
     Subclass hooks: ``_current_player``, ``_legal_mask``, ``_apply``, ``_observation``,
     ``_scores``, ``_winners`` and, for chance games, ``_chance_outcomes``. Subclasses keep all
@@ -381,6 +381,12 @@ class State(ABC):
     def action_to_string(self, action: int) -> str:
         """Human-readable name of a player action (subclasses override)."""
         return str(int(action))
+
+    def action_to_public_string(self, action: int, observer: int) -> str:
+        """What ``observer`` learns when the player to move takes ``action`` (call it before
+        applying the action). The full name for perfect-information games and for the
+        mover's own actions; hidden-information games override it to hide sealed choices."""
+        return self.action_to_string(action)
 
     def resample(self, player: int, rng: np.random.Generator) -> State:
         """A state consistent with everything ``player`` knows (a determinisation).

@@ -908,6 +908,13 @@ class MoonstarState(State):
             return f"moon {m} with die {d} ({face}) {DIRECTION_NAMES[k]}"
         raise ValueError(f"action {a} is out of range 0..{g.spec.num_actions - 1}")
 
+    def action_to_public_string(self, action: int, observer: int) -> str:
+        """A side bet (Game 11) is sealed: another player learns only that a bet was made."""
+        g = self.game
+        if g.a_bet <= int(action) < g.a_move and observer != self._current_player():
+            return "a sealed side bet"
+        return self.action_to_string(action)
+
     def __str__(self) -> str:
         g = self.game
         r = self.rules

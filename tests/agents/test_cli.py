@@ -213,3 +213,19 @@ def test_bench_without_connect_four_says_how_to_install(monkeypatch: pytest.Monk
     assert code == 0
     assert 'pip install "moon-envs[bench]"' in out
     assert "jupiter_v0" in out and "n/a" in out
+
+
+def test_play_human_does_not_see_sealed_side_bets() -> None:
+    # Game 11: side bets are sealed; the person at seat 0 sees that others bet, not how
+    argv = ["play", "moonstar_v0", "--agents", "random", "--human", "0", "--seed", "2"]
+    argv += ["--param", "game=11", "--param", "num_players=3", "--param", "max_rounds=3"]
+    code, out = run(argv, stdin=CyclingInput(189))
+    assert code == 0 and "final scores:" in out
+    others = [ln for ln in out.splitlines() if ln.startswith(("player_1 (", "player_2 ("))]
+    assert any(ln.endswith(": a sealed side bet") for ln in others)
+    assert not any("side bet " in ln and " on " in ln for ln in others)
+    # a spectator (no --human) sees every bet
+    code, out = run(["play", "moonstar_v0", "--agents", "random", "--seed", "2", "--render",
+                     "none", "--param", "game=11", "--param", "num_players=3",
+                     "--param", "max_rounds=3"])  # fmt: skip
+    assert code == 0 and "sealed" not in out and " of score on " in out

@@ -475,6 +475,18 @@ def test_game11_others_bets_hidden_until_all_have_bet():
     assert not np.array_equal(before, after)
 
 
+def test_game11_bet_names_are_sealed_for_the_other_players():
+    g, st = start(n=3, game=11)
+    st.points[:] = [40, 100, 40]
+    set_round(st, PLANETS, MOONS, [1, 1, 2, 3, 4, 5, 6])
+    win_auction(st, 1, 30)
+    bet = g.bet_action(False, 2)
+    assert st.action_to_public_string(bet, 1) == st.action_to_string(bet)  # the bettor
+    assert "of score on made" in st.action_to_public_string(bet, 1)
+    assert st.action_to_public_string(bet, 0) == "a sealed side bet"
+    assert st.action_to_public_string(g.bid_action(12), 0) == "bid 12"  # nothing else hidden
+
+
 # ---- Game 12: dealer's choice and the timer -------------------------------------------
 
 
