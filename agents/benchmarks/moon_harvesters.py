@@ -85,9 +85,9 @@ def run(seconds: float = 3.0) -> list[tuple[str, float, str]]:
         *rows,
         ("rules core random play (4p)", actions / elapsed, "actions/s"),
         ("rules core harvester placements (4p)", placements / elapsed, "placements/s"),
-        ("placement mask, 1,536 entries (4p)", mask_s * 1000000.0, "us"),
-        ("observation, 1,191 floats (4p)", obs_s * 1000000.0, "us"),
-        ("greedy agent decision (4p)", greedy_s * 1000.0, "ms"),
+        ("placement mask, 1,536 entries (4p)", mask_s * 1e6, "us"),
+        ("observation, 1,191 floats (4p)", obs_s * 1e6, "us"),
+        ("greedy agent decision (4p)", greedy_s * 1e3, "ms"),
     ]
 
 

@@ -161,13 +161,13 @@ class MoonAECEnv(AECEnv):
         more = self._resolve_chance()
         if more is not None:
             r = more if r is None else r + more
-        if r is None:  # nothing to accumulate
+        if r is None:  # all zero: nothing to accumulate
             self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-            self._after_transition(mover_seat=seat)
-            return
-        self.rewards = dict(zip(self.possible_agents, r.tolist()))
+        else:
+            self.rewards = dict(zip(self.possible_agents, r.tolist()))
         self._after_transition(mover_seat=seat)
-        self._accumulate_rewards()
+        if r is not None:
+            self._accumulate_rewards()
 
     def _penalize(self, agent: str, action: Any) -> None:
         for a in self.agents:

@@ -311,7 +311,7 @@ class State(ABC):
     def _describe(self, a: int) -> str:
         try:
             return self.action_to_string(a)
-        except Exception:
+        except Exception:  # describing must never mask the real error
             return "out of range"
 
     def scores(self) -> np.ndarray:
