@@ -127,6 +127,7 @@ class HumanAgent:
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     import moon_envs
+    from agents.base import start_game
     from agents.zoo import make_agent
 
     params = parse_params(args.param)
@@ -162,11 +163,19 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     env.reset(seed=args.seed)
     seat_of = {a: i for i, a in enumerate(env.possible_agents)}
+    for seat, player in enumerate(agents):
+        start_game(player, env.game, seat)
     shown = render != "none"
+    # a person at the terminal sees their seat's view; a spectator sees the whole board
+    viewer = args.human
+
+    def board() -> str:
+        return env.game_state.to_string(viewer)
+
     if shown:
-        print(str(env.state), file=out)
+        print(board(), file=out)
     try:
-        while env.agents and not env.state.is_terminal():
+        while env.agents and not env.game_state.is_terminal():
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 env.step(None)
@@ -174,20 +183,20 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             seat = seat_of[agent]
             view = env.agent_view(agent)
             if args.human == seat and not shown:
-                print(str(env.state), file=out)
+                print(board(), file=out)
             action = int(agents[seat].act(view))
             if args.human is None:  # a spectator sees every move
-                desc = env.state.action_to_string(action)
+                desc = env.game_state.action_to_string(action)
             else:  # the person at the terminal sees what their seat may know
-                desc = env.state.action_to_public_string(action, args.human)
+                desc = env.game_state.action_to_public_string(action, args.human)
             env.step(action)
             print(f"{names[seat]}: {desc}", file=out)
             if shown:
-                print(str(env.state), file=out)
+                print(board(), file=out)
     except KeyboardInterrupt:
         print("\ngame abandoned", file=out)
         return 1
-    state = env.state
+    state = env.game_state
     scores = state.scores()
     print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
     print("winner(s): " + ", ".join(names[i] for i in state.winners()), file=out)

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import start_game
 from moon_envs.core.game import ConfigError
 
 ELO_MEAN = 1500.0
@@ -352,6 +353,8 @@ def play_game(
     """
     env.reset(seed=seed)
     seat_of = {a: i for i, a in enumerate(env.possible_agents)}
+    for seat, player in enumerate(agents):
+        start_game(player, env.game, seat)
     steps = 0
     while env.agents:
         agent = env.agent_selection
@@ -363,9 +366,9 @@ def play_game(
         action = player.act(view) if hasattr(player, "act") else player(view)
         env.step(int(action))
         steps += 1
-        if env.state.is_terminal():
+        if env.game_state.is_terminal():
             break
-    state = env.state
+    state = env.game_state
     return [float(s) for s in state.scores()], list(state.winners()), steps
 
 

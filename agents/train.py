@@ -143,6 +143,7 @@ def build_vec_env(config: ExperimentConfig, game: str) -> tuple[Any, list[list[A
 
     from agents.zoo import make_agent
     from moon_envs.core.wrappers import SingleAgentEnv
+    from moon_envs.registry import make_single_agent
 
     fixed: list[list[Any]] = []
     for i in range(config.algorithm.n_envs):
@@ -155,7 +156,7 @@ def build_vec_env(config: ExperimentConfig, game: str) -> tuple[Any, list[list[A
 
     def factory(i: int):
         def _make() -> SingleAgentEnv:
-            return SingleAgentEnv(config.env.id, opponents=fixed[i], **config.env.params)
+            return make_single_agent(config.env.id, opponents=fixed[i], **config.env.params)
 
         return _make
 

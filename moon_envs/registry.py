@@ -19,6 +19,7 @@ from typing import Any
 
 from moon_envs.core.aec import ENV_PARAMS, MoonAECEnv
 from moon_envs.core.game import ConfigError
+from moon_envs.core.wrappers import SingleAgentEnv
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,20 @@ def make(env_id: str, **params: Any) -> MoonAECEnv:
     return cls(**{**entry.defaults, **params})
 
 
-def make_single_agent(env_id: str, **kwargs: Any):
+def make_single_agent(
+    env_id: str,
+    opponents: Any = None,
+    learner_seat: int | None = None,
+    **params: Any,
+) -> SingleAgentEnv:
     """The single-agent Gymnasium view of ``env_id`` (see :class:`SingleAgentEnv`).
 
-    ``kwargs`` are :class:`~moon_envs.core.wrappers.SingleAgentEnv`'s (``opponents``,
-    ``learner_seat``) plus the env parameters of :func:`make`.
+    ``opponents`` and ``learner_seat`` are :class:`SingleAgentEnv`'s; ``params`` go to
+    :func:`make`, with ``illegal_action`` defaulting to ``"penalize"`` so that unmasked
+    samplers (``check_env``, plain PPO) run.
     """
-    from moon_envs.core.wrappers import SingleAgentEnv
-
-    return SingleAgentEnv(env_id, **kwargs)
+    params.setdefault("illegal_action", "penalize")
+    return SingleAgentEnv(make(env_id, **params), opponents=opponents, learner_seat=learner_seat)
 
 
 def _register_pettingzoo(entry: EnvEntry) -> None:
@@ -137,7 +143,7 @@ def _register_gymnasium(entry: EnvEntry) -> None:
         return
     gymnasium.register(
         id=entry.gym_id,
-        entry_point="moon_envs.core.wrappers:SingleAgentEnv",
+        entry_point="moon_envs.registry:make_single_agent",
         kwargs={"env_id": entry.id},
     )
 

@@ -252,7 +252,7 @@ def test_single_agent_view_gives_the_learner_its_own_reward(env_id):
             done = term or trunc
         seat = info["seat"]
         seats.add(seat)
-        assert total == pytest.approx(env.aec.state.returns("win")[seat])
+        assert total == pytest.approx(env.aec.game_state.returns("win")[seat])
     assert len(seats) > 1, "the learner's seat is drawn per episode"
 
 

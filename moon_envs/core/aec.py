@@ -14,6 +14,8 @@ class, metadata and renderer. The adapter provides, for all of them:
 * ``illegal_action="raise"`` (default): :class:`IllegalActionError` naming the action, the
   agent and the legal actions, with the env untouched; ``"penalize"``: PettingZoo classic's
   behaviour (the offender gets -1, the others 0, and the game ends);
+* ``state()`` / ``state_space``: PettingZoo's full-information global state;
+  ``game_state`` is the rules engine's :class:`~moon_envs.core.game.State` itself;
 * ``get_state()`` / ``set_state()`` snapshots (JSON-friendly) and ``copy.deepcopy`` / pickle
   that keep the position mid-game, the random generator included.
 """
@@ -97,10 +99,15 @@ class MoonAECEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(spec.num_actions) for a in self.possible_agents}
+        low = min(float(spec.observation_low), 0.0)
+        high = max(float(spec.observation_high), 1.0)
+        self.state_space = spaces.Box(
+            low=low, high=high, shape=spec.global_state_shape, dtype=np.float32
+        )
         self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
-        self.state: State | None = None
+        self.game_state: State | None = None
 
     # ---- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -120,7 +127,7 @@ class MoonAECEnv(AECEnv):
         """Start a new game. ``seed`` seeds the chance events of this and later games."""
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
-        self.state = self.game.new_initial_state()
+        self.game_state = self.game.new_initial_state()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -136,13 +143,13 @@ class MoonAECEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done)."""
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("reset() must be called before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game_state
         seat = self._seat[agent]
         if action is None:
             raise IllegalActionError(
@@ -183,7 +190,7 @@ class MoonAECEnv(AECEnv):
 
         Returns the summed rewards of the chance steps, or None if there were none.
         """
-        state = self.state
+        state = self.game_state
         total = None
         while state.current_player() == CHANCE:
             outcomes = state.chance_outcomes()
@@ -202,7 +209,7 @@ class MoonAECEnv(AECEnv):
         return total
 
     def _after_transition(self, mover_seat: int) -> None:
-        state = self.state
+        state = self.game_state
         player = state.current_player()
         info = state.info()
         if info:
@@ -218,13 +225,21 @@ class MoonAECEnv(AECEnv):
 
     # ---- observation -------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
+        state = self.game_state
         seat = self._seat[agent]
         if state.current_player() == seat:
             mask = state.legal_actions_mask()
         else:
             mask = self._zero_mask.copy()
         return {"observation": state.observation(seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: the full-information position as a float32 vector in
+        ``state_space`` (see :meth:`State.global_state`), for centralised critics. It shows
+        what every seat hides, so never feed it to a decentralised policy."""
+        if self.game_state is None:
+            raise RuntimeError("reset() must be called before state()")
+        return self.game_state.global_state()
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The int8 legal-action mask of ``agent`` (default: the agent to move)."""
@@ -233,16 +248,16 @@ class MoonAECEnv(AECEnv):
     def agent_view(self, agent: str | None = None) -> AgentView:
         """The :class:`AgentView` of ``agent`` (default: the agent to move), for baseline agents."""
         agent = agent or self.agent_selection
-        return AgentView.of(self.state, self._seat[agent])
+        return AgentView.of(self.game_state, self._seat[agent])
 
     # ---- snapshots ------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
         """A JSON-friendly snapshot of the whole env (position, RNG, AEC bookkeeping)."""
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("reset() must be called before get_state()")
         return {
             "env": self.metadata["name"],
-            "state": self.state.to_dict(),
+            "state": self.game_state.to_dict(),
             "rng": self.np_random.bit_generator.state,
             "agents": list(self.agents),
             "agent_selection": self.agent_selection,
@@ -262,7 +277,7 @@ class MoonAECEnv(AECEnv):
         state = self.game.state_from_dict(snapshot["state"])
         if state.game != self.game:
             raise ConfigError("snapshot was taken with different game parameters")
-        self.state = state
+        self.game_state = state
         rng = np.random.Generator(np.random.PCG64())
         rng.bit_generator.state = snapshot["rng"]
         self._np_random = rng
@@ -282,13 +297,13 @@ class MoonAECEnv(AECEnv):
                 "You are calling render method without specifying any render mode."
             )
             return None
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("reset() must be called before render()")
         if self.render_mode == "rgb_array":
             if self.rgb_renderer is None:
                 raise NotImplementedError(f"{self.metadata['name']} has no rgb_array renderer")
-            return type(self).rgb_renderer(self.state)
-        text = str(self.state)
+            return type(self).rgb_renderer(self.game_state)
+        text = str(self.game_state)
         if self.render_mode == "human":
             print(text)
             return None

@@ -58,6 +58,9 @@ class GameSpec:
         hidden_information: whether players see different things.
         max_chance_outcomes: size of the chance-outcome space (0 without chance).
         observation_low, observation_high: bounds of every observation entry.
+        state_shape: shape of :meth:`State.global_state` (the full-information state
+            behind PettingZoo's ``env.state()``); ``None`` means the default layout,
+            ``(prod(observation_shape) + num_players + 1,)``.
     """
 
     name: str
@@ -72,6 +75,14 @@ class GameSpec:
     max_chance_outcomes: int = 0
     observation_low: float = 0.0
     observation_high: float = 1.0
+    state_shape: tuple[int, ...] | None = None
+
+    @property
+    def global_state_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`State.global_state` (``state_shape`` or the default layout)."""
+        if self.state_shape is not None:
+            return tuple(self.state_shape)
+        return (int(np.prod(self.observation_shape)) + self.num_players + 1,)
 
 
 # ----------------------------------------------------------------------------------------
@@ -373,6 +384,53 @@ class State(ABC):
         if not 0 <= player < self.game.spec.num_players:
             raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
         return self._observation(player)
+
+    def global_state(self) -> np.ndarray:
+        """The full-information state of the position, as a float32 vector of
+        ``spec.global_state_shape`` (PettingZoo's ``env.state()``, for centralised critics).
+
+        Default layout, for perfect-information games: seat 0's observation (flattened),
+        then a one-hot of who is to move (``num_players`` seats, then one entry for the
+        game being over; all zero at a chance node). A hidden-information game overrides
+        :meth:`_global_state` so that everything hidden from any seat is included.
+        """
+        return self._global_state()
+
+    def _global_state(self) -> np.ndarray:
+        if self.game.spec.hidden_information:
+            raise NotImplementedError(
+                f"{type(self).__name__} hides information and must define _global_state()"
+            )
+        n = self.game.spec.num_players
+        out = np.zeros(self.game.spec.global_state_shape, dtype=np.float32)
+        obs = self._observation(0).ravel()
+        out[: obs.shape[0]] = obs
+        player = self._current_player()
+        if player >= 0:
+            out[obs.shape[0] + player] = 1.0
+        elif player == TERMINAL:
+            out[obs.shape[0] + n] = 1.0
+        return out
+
+    def to_string(self, player: int | None = None) -> str:
+        """The position as text: the spectator's full view (``player=None``, the same as
+        ``str(state)``), or what seat ``player`` may know. Perfect-information games show
+        everyone the same board; hidden-information games override this."""
+        if player is not None and not 0 <= player < self.game.spec.num_players:
+            raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
+        return str(self)
+
+    def validate(self) -> None:
+        """Check a position rebuilt from untrusted data (``from_dict`` of a user's snapshot).
+
+        Raises :class:`ConfigError` naming the field and the allowed values when a field
+        cannot belong to a position of this game (wrong type, shape, range or enum
+        value). Games override :meth:`_validate` with their own field checks.
+        """
+        self._validate()
+
+    def _validate(self) -> None:
+        """Game-specific checks for :meth:`validate`; the default accepts everything."""
 
     def info(self) -> dict[str, Any]:
         """Public facts about the last transition (e.g. end-of-round reports). Default: ``{}``."""

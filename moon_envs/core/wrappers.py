@@ -41,16 +41,17 @@ class _UniformRandom:
 class SingleAgentEnv(gymnasium.Env):
     """The AEC env ``env_id`` seen by one learner, the other seats played by opponents.
 
+    Build it by id with ``moon_envs.make_single_agent(env_id, opponents=..., **params)``,
+    which makes the AEC env with ``illegal_action="penalize"``: an illegal learner action
+    then ends the episode with reward -1 and ``info["illegal_action"]``, so unmasked
+    samplers (``check_env``, plain PPO) run; MaskablePPO never triggers it.
+
     Args:
-        env_id: a registered id (``moon_envs.list_envs()``) or an already built
-            :class:`MoonAECEnv`.
+        env: the AEC env the learner plays in.
         opponents: the pool; for each episode every opponent seat draws one member
-            uniformly. ``None`` means uniform random play.
+            uniformly. ``None`` means uniform random play. A member with
+            ``reset(game, seat)`` is told at the start of every episode which seat it plays.
         learner_seat: fixed seat of the learner, or ``None`` to draw it each episode.
-        **env_params: parameters for ``moon_envs.make(env_id, ...)``. Unlike the AEC env,
-            ``illegal_action`` defaults to ``"penalize"`` here: an illegal learner action
-            ends the episode with reward -1 and ``info["illegal_action"]``, so unmasked
-            samplers (``check_env``, plain PPO) run; MaskablePPO never triggers it.
 
     Spaces: ``observation_space`` is the env's ``"observation"`` Box; ``action_space`` is
     its ``Discrete``. ``info["action_mask"]`` and :meth:`action_masks` give the mask;
@@ -62,21 +63,16 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        env_id: str | MoonAECEnv,
+        env: MoonAECEnv,
         opponents: Sequence[Any] | None = None,
         learner_seat: int | None = None,
-        **env_params: Any,
     ) -> None:
-        if isinstance(env_id, MoonAECEnv):
-            if env_params:
-                raise ConfigError("pass env parameters to make(), not with a built env")
-            self.aec = env_id
-        else:
-            from moon_envs.registry import make
-
-            # unmasked samplers (gymnasium's check_env, plain PPO) must not crash the run
-            env_params.setdefault("illegal_action", "penalize")
-            self.aec = make(env_id, **env_params)
+        if not isinstance(env, MoonAECEnv):
+            raise ConfigError(
+                f"env must be a moon-envs AEC env, got {type(env).__name__}; build one by id "
+                "with moon_envs.make_single_agent(env_id, ...)"
+            )
+        self.aec = env
         self.render_mode = self.aec.render_mode
         n = self.aec.game.spec.num_players
         if learner_seat is not None and not (0 <= learner_seat < n):
@@ -121,6 +117,10 @@ class SingleAgentEnv(gymnasium.Env):
                 for a in self.aec.possible_agents
                 if a != self._learner
             }
+            for a, opp in self._seat_opponents.items():
+                reset = getattr(opp, "reset", None)
+                if callable(reset):  # agents that remember within a game start afresh
+                    reset(self.aec.game, self.aec.possible_agents.index(a))
             self._play_opponents()
             if not self.aec.terminations[self._learner]:
                 break  # the learner has a decision to make
@@ -149,10 +149,10 @@ class SingleAgentEnv(gymnasium.Env):
             aec.step(int(action))
 
     def _obs(self) -> np.ndarray:
-        return self.aec.state.observation(self.seat)
+        return self.aec.game_state.observation(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        state = self.aec.state
+        state = self.aec.game_state
         info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
         info.update(self.aec.infos.get(self._learner, {}))
         if state.is_terminal():
@@ -163,7 +163,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the game is over)."""
-        state = self.aec.state
+        state = self.aec.game_state
         if state.current_player() == self.seat:
             return state.legal_actions_mask().astype(bool)
         return np.zeros(self.action_space.n, dtype=bool)

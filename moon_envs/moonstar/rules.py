@@ -856,6 +856,27 @@ class MoonstarState(State):
         out[i : i + n + 1] = self._score_features(player)
         return out
 
+    def _global_state(self) -> np.ndarray:
+        """Seat 0's observation with every sealed side bet shown, then who is to move."""
+        g = self.game
+        n = g.n
+        obs = self._observation(0)
+        if g.any_bets and self.phase == "bets":
+            i = g.board_len + 5 * n
+            for s in range(n):
+                if self.bet_side[s] >= 0:
+                    obs[i + s] = 1.0 - self.bet_side[s]
+                    obs[i + n + s] = float(self.bet_side[s])
+                    obs[i + 2 * n + s] = self.bet_idx[s] / max(1, g.num_stakes - 1)
+        out = np.zeros(g.spec.global_state_shape, dtype=np.float32)
+        out[: obs.shape[0]] = obs
+        player = self._current_player()
+        if player >= 0:
+            out[obs.shape[0] + player] = 1.0
+        elif player == TERMINAL:
+            out[obs.shape[0] + n] = 1.0
+        return out
+
     # ---- hidden information ------------------------------------------------------------
     def resample(self, player: int, rng: np.random.Generator) -> MoonstarState:
         """A copy in which the sealed side bets of the others are redrawn at random."""

@@ -17,13 +17,12 @@ import moon_envs
 from agents.policy import PolicyAgent
 from agents.zoo import make_agent
 from moon_envs import ConfigError
-from moon_envs.core.wrappers import SingleAgentEnv
 
 
 @pytest.fixture(scope="module")
 def model() -> MaskablePPO:
     torch.manual_seed(0)
-    vec = DummyVecEnv([lambda: SingleAgentEnv("jupiter_v0")])
+    vec = DummyVecEnv([lambda: moon_envs.make_single_agent("jupiter_v0")])
     return MaskablePPO(
         "MlpPolicy",
         vec,
@@ -43,7 +42,7 @@ def views(n: int, seed: int = 0):
     env.reset(seed=seed)
     out = []
     while len(out) < n:
-        if env.state.is_terminal():
+        if env.game_state.is_terminal():
             env.reset()
             continue
         view = env.agent_view()

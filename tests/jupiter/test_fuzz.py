@@ -55,7 +55,7 @@ def test_score_mode_rewards_sum_to_the_final_scores(players):
             obs, reward, term, trunc, _ = env.last()
             totals[agent] += reward
             env.step(None if term or trunc else random_legal(obs["action_mask"], rng))
-        final = env.state.scores()
+        final = env.game_state.scores()
         assert [totals[a] for a in env.possible_agents] == pytest.approx(final.tolist())
 
 

@@ -113,7 +113,7 @@ def test_greedy_plays_whole_games_legally(params):
             a = agents[view.seat].act(view)
             assert view.action_mask[a]
             env.step(a)
-        assert env.state.is_terminal()
+        assert env.game_state.is_terminal()
 
 
 def test_greedy_beats_random():

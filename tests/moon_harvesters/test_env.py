@@ -65,13 +65,13 @@ def test_random_play_fuzz_invariants(params):
             mask = obs["action_mask"]
             legal = np.flatnonzero(mask)
             assert legal.size > 0
-            s = e.state
+            s = e.game_state
             if s.phase == PLACE:
                 block = mask[game.place_base : game.deposit_base]
                 assert block.any() and not mask[: game.place_base].any()
             e.step(int(legal[rng.integers(legal.size)]))
             moves += 1
-            s = e.state
+            s = e.game_state
             assert s.deposit.sum() + s.collected.sum() + s.supply == total
             assert (s.placed <= game.config.pieces_per_kind).all()
             sizes = {
@@ -83,7 +83,7 @@ def test_random_play_fuzz_invariants(params):
             assert (s.owner >= 0).sum() == sum(sizes.values())
         assert moves <= game.spec.max_game_length
         assert abs(sum(returns.values())) < 1e-9
-        assert len(e.state.winners()) in range(1, n + 1)
+        assert len(e.game_state.winners()) in range(1, n + 1)
 
 
 def test_score_rewards_sum_to_the_deposits_collected():
@@ -99,7 +99,7 @@ def test_score_rewards_sum_to_the_deposits_collected():
             continue
         legal = np.flatnonzero(obs["action_mask"])
         e.step(int(legal[rng.integers(legal.size)]))
-    assert [got[a] for a in e.possible_agents] == e.state.collected.tolist()
+    assert [got[a] for a in e.possible_agents] == e.game_state.collected.tolist()
 
 
 def test_illegal_action_raises_and_changes_nothing():
@@ -124,7 +124,7 @@ def test_snapshots_mid_game():
     twin = moon_envs.make("moon_harvesters_v0", num_players=2)
     twin.set_state(snap)
     for other in (twin, copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
-        assert other.state == e.state
+        assert other.game_state == e.game_state
         assert np.array_equal(other.action_mask(), e.action_mask())
         assert np.array_equal(
             other.observe("player_1")["observation"], e.observe("player_1")["observation"]
@@ -143,7 +143,7 @@ def test_text_and_rgb_renders():
     assert lines[0].split() == list("ABCDEFGHIJKLMNOP")
     grid = [line.split()[1:] for line in lines[1:13]]
     assert all(len(row) == 16 for row in grid)
-    s = e.state
+    s = e.game_state
     assert sum(row.count("*") for row in grid) == int(s.deposit.sum())
     assert sum(row.count("O") for row in grid) == int((s.crater & (s.owner < 0)).sum())
     assert sum(sum(ch in "abcd" for ch in row) for row in grid) == int((s.owner >= 0).sum())
