@@ -31,6 +31,7 @@ from moon_envs.core.game import (
     check_choice,
     check_int,
 )
+from moon_envs.jupiter.snapshot import validate_state
 
 ROWS = 4
 COLS_BY_PLAYERS = {2: 4, 3: 5, 4: 6}
@@ -212,6 +213,9 @@ class JupiterState(State):
                 d[key] = value.copy()
         new.__dict__ = d
         return new
+
+    def _validate(self) -> None:
+        validate_state(self)
 
     @property
     def owner(self) -> np.ndarray:
