@@ -50,6 +50,7 @@ from moon_envs.moon_harvesters.shapes import (
     build_footprints,
     parse_shapes,
 )
+from moon_envs.moon_harvesters.snapshot import validate_state
 
 GRID_BY_PLAYERS = {2: (12, 12), 3: (12, 16), 4: (12, 16)}
 """Default grid (rows, cols) per player count."""
@@ -339,6 +340,9 @@ class HarvestersState(State):
         new = super().from_dict(data, game)
         new._c_mask = None
         return new  # type: ignore[return-value]
+
+    def _validate(self) -> None:
+        validate_state(self)
 
     # ---- protocol hooks ----------------------------------------------------------------------
     def _current_player(self) -> int:
