@@ -321,13 +321,14 @@ class HarvestersState(State):
 
     # ---- copy / serialise (caches are not part of the position) -------------------------------
     def clone(self) -> HarvestersState:
+        """An independent copy: every array is copied except the cached mask, which is
+        never written in place (``_legal_mask`` hands out copies), so it is shared."""
         new = object.__new__(type(self))
-        d = new.__dict__
-        for k, v in self.__dict__.items():
-            if type(v) is np.ndarray:
+        d = self.__dict__.copy()
+        for k, v in d.items():
+            if type(v) is np.ndarray and k != "_c_mask":
                 d[k] = v.copy()
-            else:
-                d[k] = v
+        new.__dict__ = d
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -504,7 +505,7 @@ class HarvestersState(State):
         self.feat[(g.config.num_players + 1) * g.num_cells + cell] = 1.0
         self.deposits_due -= 1
         self.last_action = f"player_{p} puts a deposit on {self.game.cell_name(cell)}"
-        if self.deposits_due > 0 and self.supply > 0 and self.free_cells().any():
+        if self.deposits_due > 0:  # the count was capped by the supply and free cells
             return
         self.deposits_due = 0
         self._next_turn()
@@ -515,10 +516,10 @@ class HarvestersState(State):
         k = int(self.kind_of[p])
         placement = action - g.place_base
         cells = g.fp.cells[k][placement]
-        gain = int(self.deposit[cells].sum())
+        gain = int(np.count_nonzero(self.deposit[cells]))
         self.deposit[cells] = False
         self.owner[cells] = p
-        self.piece[cells] = int(self.placed.sum())
+        self.piece[cells] = sum(self.placed.tolist())
         self.placed[p] += 1
         self.collected[p] += gain
         self._block(cells)
