@@ -1,4 +1,4 @@
-"""Jupiter rules engine (RULES.md §4; Reiner Knizia, Spielbox 1993).
+"""Jupiter rules engine (Reiner Knizia, Spielbox 1993; rules: docs/rules.md).
 
 Board: 4 rows × 4/5/6 columns for 2/3/4 players (6 columns with ``expanding_universe``).
 Cells are numbered row-major: ``cell = row * cols + col``.
@@ -10,8 +10,9 @@ Actions (one flat space of ``2 * cells + 1``):
 * ``2*cells``                 take a die and roll it (then a chance node draws 1..6).
 
 A player with no probes must roll; with no dice left must place; with neither is skipped
-[HOUSE]. The game ends when every cell is occupied or (expanding universe) when every
-probe and die has been used.
+or ends the game (``stuck_player`` [HOUSE]). The game ends when every cell is occupied or
+(expanding universe) when every probe and die has been used. Ties are shared or leave no
+winner (``ties`` [HOUSE]).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Moon Harvesters rules engine (RULES.md §5; nestorgames, Néstor Romeral Andrés).
+"""Moon Harvesters rules engine (nestorgames; rules: docs/rules.md).
 
 Phases: ``auction`` (each player still in takes a harvester kind, leaving the auction, or
 a crater), ``craters`` (holders place their craters, one per turn, in seat order),
