@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from moon_envs import ConfigError
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jupiter.rules import JupiterGame, JupiterState
+from tests.helpers import step_state
 
 
 def fresh(**params) -> JupiterState:
@@ -107,3 +109,18 @@ def test_ties_none_keeps_a_sole_winner():
 def test_bad_house_rule_values_name_the_field_and_the_choices(field, value):
     with pytest.raises(ConfigError, match=rf"{field}=.*allowed values"):
         JupiterGame(**{field: value})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_under_the_other_readings_stay_valid(players):
+    game = JupiterGame(num_players=players, stuck_player="end", ties="none")
+    for seed in range(40):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            state.validate()  # among others: the player to move has a legal action
+            step_state(state, rng)
+        state.validate()
+        assert state.returns("win").sum() == pytest.approx(0.0)
+        if len(np.flatnonzero(state.points == state.points.max())) > 1:
+            assert state.winners() == []

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from moon_envs import ConfigError, IllegalActionError
@@ -103,3 +104,24 @@ def test_ties_none_leaves_no_winner_after_the_harvester_tie_break():
 def test_bad_house_rule_values_name_the_field(field, value):
     with pytest.raises(ConfigError, match=field):
         HarvestersGame(**{field: value})
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_under_the_other_readings_stay_valid(players):
+    game = HarvestersGame(
+        num_players=players,
+        craters_block=False,
+        craters_block_deposits=False,
+        deposits_when_short="none",
+        ties="none",
+        num_deposits=25,
+    )
+    for seed in range(4):
+        s = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            s.validate()  # among others: the player to move has a legal action
+            legal = np.flatnonzero(s.legal_actions_mask())
+            s.apply_action(int(legal[rng.integers(legal.size)]))
+        s.validate()
+        assert s.supply >= 0 and s.returns().sum() == pytest.approx(0.0)
