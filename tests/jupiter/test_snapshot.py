@@ -101,3 +101,18 @@ def test_a_full_board_must_be_over():
     state.probes_left[:] = 0
     with pytest.raises(ConfigError, match="the board is full, so stage must be 'over'"):
         state.validate()
+
+
+def test_clone_equals_the_original_and_shares_no_array():
+    game = JupiterGame(num_players=3)
+    state = game.new_initial_state()
+    play = np.random.default_rng(3)
+    for _ in range(9):
+        step_state(state, play)
+    copy = state.clone()
+    assert copy == state and copy.to_dict() == state.to_dict()
+    for name, value in vars(state).items():
+        if isinstance(value, np.ndarray):
+            assert not np.shares_memory(value, getattr(copy, name)), name
+    step_state(copy, play)
+    assert copy != state

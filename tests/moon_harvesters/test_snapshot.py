@@ -104,3 +104,17 @@ def test_a_player_who_cannot_place_may_not_be_to_move():
     s.on_offer[1] = True
     with pytest.raises(ConfigError, match="phase='place' with player=1"):
         s.validate()
+
+
+def test_clone_equals_the_original_and_shares_no_position_array():
+    state = GAME.state_from_dict(snapshot())
+    state.legal_actions_mask()  # fills the mask cache, which clones may share
+    copy = state.clone()
+    assert copy == state and copy.to_dict() == state.to_dict()
+    for name, value in vars(state).items():
+        if isinstance(value, np.ndarray) and name != "_c_mask":
+            assert not np.shares_memory(value, getattr(copy, name)), name
+    copy.apply_action(int(np.flatnonzero(copy.legal_actions_mask())[0]))
+    assert copy != state
+    fresh = GAME.state_from_dict(snapshot())
+    assert np.array_equal(state.legal_actions_mask(), fresh._build_mask())
