@@ -1,6 +1,7 @@
 """Checks of a Jupiter position rebuilt from an untrusted snapshot (``State.validate``).
 
-Every field of :class:`~moon_envs.jupiter.rules.JupiterState` is checked for its type,
+The snapshot must hold exactly the fields of a position (no unknown, none missing). Every
+field of :class:`~moon_envs.jupiter.rules.JupiterState` is checked for its type,
 dtype, shape and range, then the position for consistency: pieces are conserved (probes
 on the board plus probes in hand make ``num_probes`` per seat; dice on the board, in hand
 and rolling make ``num_dice``), the stage agrees with the die waiting to be placed, and
@@ -35,6 +36,26 @@ def check_array(field: str, value: Any, shape: tuple[int, ...], dtype: str) -> n
     return value
 
 
+def check_fields(state: Any) -> None:
+    """Raise :class:`ConfigError` unless ``state`` has exactly the fields of a new position
+    of its game (caches, named ``_c_...``, aside)."""
+    game_class = type(state)._game_class()
+    if not isinstance(state.game, game_class):
+        raise ConfigError(
+            f"game must be a {game_class.__name__}, got {type(state.game).__name__} "
+            f"('game' is not a position field)"
+        )
+    fresh = state.game.new_initial_state()
+    expected = {k for k in vars(fresh) if k != "game" and not k.startswith("_c_")}
+    present = {k for k in vars(state) if k != "game" and not k.startswith("_c_")}
+    if present - expected:
+        raise ConfigError(
+            f"unknown field(s) {sorted(present - expected)}; allowed fields: {sorted(expected)}"
+        )
+    if expected - present:
+        raise ConfigError(f"missing field(s) {sorted(expected - present)}")
+
+
 def check_range(field: str, value: np.ndarray, low: int, high: int | None = None) -> None:
     """Raise :class:`ConfigError` unless every entry of ``value`` is in ``[low, high]``."""
     bad = value < low if high is None else (value < low) | (value > high)
@@ -59,6 +80,7 @@ def validate_state(state: JupiterState) -> None:
         STAGES,
     )
 
+    check_fields(state)
     g = state.game
     cfg = g.config
     n, cells = cfg.num_players, g.num_cells

@@ -116,3 +116,18 @@ def test_clone_equals_the_original_and_shares_no_array():
             assert not np.shares_memory(value, getattr(copy, name)), name
     step_state(copy, play)
     assert copy != state
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda st: st.update(colour=1), r"unknown field\(s\) \['colour'\]; allowed fields"),
+        (lambda st: st.pop("points"), r"missing field\(s\) \['points'\]"),
+        (lambda st: st.update(game="jupiter"), "game must be a JupiterGame"),
+    ],
+)
+def test_unknown_missing_and_foreign_fields_are_refused(change, message):
+    data = snapshot()
+    change(data["state"])
+    with pytest.raises(ConfigError, match=message):
+        rebuild(data).validate()

@@ -118,3 +118,18 @@ def test_clone_equals_the_original_and_shares_no_position_array():
     assert copy != state
     fresh = GAME.state_from_dict(snapshot())
     assert np.array_equal(state.legal_actions_mask(), fresh._build_mask())
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda st: st.update(colour=1), r"unknown field\(s\) \['colour'\]; allowed fields"),
+        (lambda st: st.pop("fits"), r"missing field\(s\) \['fits'\]"),
+        (lambda st: st.update(game=0), "game must be a HarvestersGame"),
+    ],
+)
+def test_unknown_missing_and_foreign_fields_are_refused(change, message):
+    data = snapshot()
+    change(data["state"])
+    with pytest.raises(ConfigError, match=message):
+        GAME.state_from_dict(data).validate()
