@@ -400,8 +400,8 @@ class HarvestersState(State):
         """Cells where a deposit may go: no harvester, no deposit and, with
         ``craters_block_deposits``, no crater."""
         if self.game.config.craters_block_deposits:
-            return (self.owner < 0) & ~self.crater & ~self.deposit
-        return (self.owner < 0) & ~self.deposit
+            return ~(self.crater | self.deposit | (self.owner >= 0))
+        return ~(self.deposit | (self.owner >= 0))
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` has a harvester left and some placement of its kind fits."""
@@ -485,7 +485,7 @@ class HarvestersState(State):
         self._start_deposits(self.game.config.first_deposits)
 
     def _start_deposits(self, count: int) -> None:
-        room = min(self.supply, int(self.free_cells().sum()))
+        room = min(self.supply, int(np.count_nonzero(self.free_cells())))
         if self.game.config.deposits_when_short == "fewer":
             due = min(count, room)
         else:
