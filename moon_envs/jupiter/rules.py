@@ -203,13 +203,13 @@ class JupiterState(State):
     def clone(self) -> JupiterState:
         """An independent copy, field by field (the same result as the generic
         :meth:`State.clone`, several times faster: search clones constantly)."""
-        new = object.__new__(JupiterState)
+        new = object.__new__(type(self))
         d = self.__dict__.copy()
         d["cell"] = self.cell.copy()
         d["probes_left"] = self.probes_left.copy()
         d["points"] = self.points.copy()
         for key in ("_scores_before", "_last_win_delta"):
-            value = d[key]
+            value = d.get(key)
             if value is not None:
                 d[key] = value.copy()
         new.__dict__ = d
