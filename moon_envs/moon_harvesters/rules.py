@@ -633,13 +633,16 @@ class HarvestersState(State):
                 if self.owner[cell] >= 0:
                     row.append("abcd"[self.owner[cell]])
                 elif self.crater[cell]:
-                    row.append("O")
+                    row.append("@" if self.deposit[cell] else "O")
                 elif self.deposit[cell]:
                     row.append("*")
                 else:
                     row.append(".")
             lines.append(f"{r + 1:>3} " + " ".join(row))
-        lines.append("harvesters a..d = player_0..3; O crater; * deposit")
+        legend = "harvesters a..d = player_0..3; O crater; * deposit"
+        if not g.config.craters_block_deposits:
+            legend += "; @ deposit on a crater"
+        lines.append(legend)
         for s in range(g.config.num_players):
             mark = "*" if self._current_player() == s else " "
             k = int(self.kind_of[s])

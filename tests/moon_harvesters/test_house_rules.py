@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from moon_envs import ConfigError, IllegalActionError
+from moon_envs.moon_harvesters.render import CELL, DEPOSIT, MARGIN, render_rgb
 from moon_envs.moon_harvesters.rules import DEPOSITS, OVER, PLACE, HarvestersGame
 from tests.moon_harvesters.test_rules import find_action, tiny_game
 from tests.moon_harvesters.test_rules import setup as run_auction
@@ -36,6 +37,10 @@ def test_deposits_may_go_on_craters_when_they_do_not_block():
     assert s.free_cells()[13]
     s.apply_action(g.deposit_action(13))
     assert s.deposit[13] and s.crater[13]
+    assert str(s).splitlines()[2].split()[2] == "@" and "@ deposit on a crater" in str(s)
+    image = render_rgb(s)
+    y = x = MARGIN + CELL + CELL // 2  # the centre of B2
+    assert tuple(image[y, x]) == DEPOSIT  # the deposit is drawn over the crater
     s.apply_action(g.deposit_action(0))
     # player_1's X covers the crater and collects the deposit lying on it
     s.apply_action(find_action(s, 1, {1, 12, 13, 14, 25}))
