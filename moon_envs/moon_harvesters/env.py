@@ -24,7 +24,8 @@ Board and pieces
 12 rows × 12 columns with 2 players, 12 × 16 with 3–4 (``rows`` / ``cols`` override).
 Cells are numbered row-major, ``cell = row * cols + col``; text renders name columns
 A–P and rows 1–12, harvesters ``a``–``d`` for ``player_0``–``player_3``, ``O`` a crater,
-``*`` a deposit. Each kind has 10 harvesters; the supply holds 80 deposits; 3 craters.
+``*`` a deposit, ``@`` a deposit on a crater (only with ``craters_block_deposits=False``).
+Each kind has 10 harvesters; the supply holds 80 deposits; 3 craters.
 
 Shapes
 ------
