@@ -2,9 +2,11 @@
 
 :func:`run` measures the 4-player 12x16 game (the 1,536-entry placement block): the AEC
 env under random play beside connect_four_v3 (the generic table runs the 2-player
-default), then the rules core alone: random play, the placement-mask build, the
-observation and a greedy decision. :func:`tournament` plays seat-rotating games of the greedy agent
-against random agents through :mod:`agents.evaluate`.
+default), then the rules core alone: random play, random play with a ``clone()`` every 4
+actions (the search loop of :func:`agents.benchmarks.jupiter.search_loop`), the
+placement-mask build, the observation and a greedy decision. :func:`tournament` plays
+seat-rotating games of the greedy agent against random agents through
+:mod:`agents.evaluate`.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def _per_call(fn, items: list[Any], seconds: float) -> float:
 
 def run(seconds: float = 3.0) -> list[tuple[str, float, str]]:
     """Rules-core figures on the 4-player game; about ``seconds`` in all."""
+    from agents.benchmarks.jupiter import search_loop
     from agents.heuristics.moon_harvesters import HarvestersGreedyAgent
 
     game = HarvestersGame(num_players=4)
@@ -81,9 +84,11 @@ def run(seconds: float = 3.0) -> list[tuple[str, float, str]]:
     views = [AgentView.of(s) for s in states[:50]]
     greedy_s = _per_call(greedy.act, views, share / 2)
     rows = _env_rows(share)
+    search = search_loop(game, share)
     return [
         *rows,
         ("rules core random play (4p)", actions / elapsed, "actions/s"),
+        ("rules core, clone every 4 actions (4p)", search, "actions/s"),
         ("rules core harvester placements (4p)", placements / elapsed, "placements/s"),
         ("placement mask, 1,536 entries (4p)", mask_s * 1e6, "us"),
         ("observation, 1,191 floats (4p)", obs_s * 1e6, "us"),

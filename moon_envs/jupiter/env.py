@@ -3,7 +3,8 @@
 
 Reiner Knizia's dice game (Spielbox 1993) for 2–4 players: put probes and dice on a grid;
 a probe scores the pips of every die in its row and column, a die scores its pips for every
-probe in its row and column. Rules: RULES.md §4.
+probe in its row and column. The rules as implemented, with the reason for every house
+rule: ``docs/rules.md`` (section "Jupiter").
 
 ============================  ==========================================================
 Import                        ``moon_envs.make("jupiter_v0", num_players=2)``
@@ -33,8 +34,8 @@ Actions
   your next decision is where to put the die, and only those actions are unmasked.
 
 No probes left: you must roll. No dice left: you must place. A player with neither is
-skipped [HOUSE: the rules are silent]. The mask is exact; it is all zeros for an agent that
-is not to move.
+skipped, or ends the game (``stuck_player``, [HOUSE]). The mask is exact; it is all zeros
+for an agent that is not to move.
 
 Observation
 -----------
@@ -47,29 +48,44 @@ first), ``tanh((my score - best other) / 20)``, and the two variant flags.
 
 Rewards
 -------
-``reward_mode="win"`` (default): 0 until the end; the winners (highest score; ties share)
-share +1, the others share −1. ``reward_mode="score"``: each step's change of score, to
+``reward_mode="win"`` (default): 0 until the end; the winners (highest score; a tie is
+shared, or leaves no winner with ``ties="none"``) share +1, the others share −1; with no
+winner every seat gets 0. ``reward_mode="score"``: each step's change of score, to
 every player it touches (a die scores for several players at once).
 
 Parameters
 ----------
 ``num_players`` (2–4, default 2), ``black_moons`` (variant 1: dice 3 and 4 are negative,
-scores clamped at 0; default False), ``expanding_universe`` (variant 2: full 6×4 board,
-play until all probes and dice are used; default False), ``num_probes`` (6),
-``num_dice`` (6), ``random_first_player`` (True: a chance node picks who starts, as the
-rules say; False: ``player_0`` starts), plus the env's ``render_mode`` (``"human"``,
-``"ansi"``, ``"rgb_array"``), ``reward_mode`` and ``illegal_action`` (``"raise"`` or
-``"penalize"``).
+scores clamped at 0; default False), ``expanding_universe`` (variant 2: full 6×4 board, play
+until all probes and dice are used; default False), ``num_probes`` (6), ``num_dice`` (6),
+``random_first_player`` (True: a chance node picks who starts, as the rules say; False:
+``player_0`` starts), ``stuck_player`` (``"skip"`` or ``"end"``, default ``"skip"``),
+``ties`` (``"shared"`` or ``"none"``, default ``"shared"``), plus the env's ``render_mode``
+(``"human"``, ``"ansi"``, ``"rgb_array"``), ``reward_mode`` and ``illegal_action``
+(``"raise"`` or ``"penalize"``).
 
 House rules
 -----------
-* A player with neither probes nor dice is skipped (``[HOUSE]``, RULES.md §4).
-* Ties share the win.
-* Scores are unbounded integers (the printed 0–60 track laps).
+Each is a parameter; ``docs/rules.md`` gives the reason for every default.
+
+* ``stuck_player="skip"``: a player with neither probes nor dice is passed over and the
+  others play on until the board is full; ``"end"`` ends the game there instead.
+* ``ties="shared"``: every player with the best score wins; ``"none"``: a tie for the
+  best score leaves no winner (every seat gets 0).
+
+Scores are unbounded integers (the printed 0–60 track counts laps).
+
+Snapshots
+---------
+``JupiterState.validate()`` checks a position rebuilt from an untrusted snapshot (field
+types, dtypes, shapes and ranges, probes and dice conserved, the stage and the die in
+hand agreeing, a player to move who can move) and raises ``ConfigError`` naming the field
+and the allowed values.
 
 Version history
 ---------------
-* v0 (moon-envs 0.1.0): first release.
+* v0 (moon-envs 0.1.0): first release; the ``stuck_player`` and ``ties`` parameters
+  (defaults unchanged).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 
 Néstor Romeral Andrés's polyomino game (nestorgames) for 2–4 players: mining companies
 place their uniquely shaped harvesters on the Moon, collecting the helium-3 deposits
-they cover, then scatter two new deposits for the others. Rules: RULES.md §5.
+they cover, then scatter two new deposits for the others. The rules as implemented, with
+the reason for every house rule: ``docs/rules.md`` (section "Moon Harvesters").
 
 ============================  ==========================================================
 Import                        ``moon_envs.make("moon_harvesters_v0", num_players=2)``
@@ -23,7 +24,8 @@ Board and pieces
 12 rows × 12 columns with 2 players, 12 × 16 with 3–4 (``rows`` / ``cols`` override).
 Cells are numbered row-major, ``cell = row * cols + col``; text renders name columns
 A–P and rows 1–12, harvesters ``a``–``d`` for ``player_0``–``player_3``, ``O`` a crater,
-``*`` a deposit. Each kind has 10 harvesters; the supply holds 80 deposits; 3 craters.
+``*`` a deposit, ``@`` a deposit on a crater (only with ``craters_block_deposits=False``).
+Each kind has 10 harvesters; the supply holds 80 deposits; 3 craters.
 
 Shapes
 ------
@@ -63,7 +65,9 @@ One flat space over all phases, its size fixed per config (``K`` kinds,
 
 The mask is exact for the phase: only the current phase's block has legal entries;
 orientation slots a kind does not use, anchors that would put a cell off the grid, and
-placements overlapping a harvester (or a crater, with ``craters_block``) are masked. It
+placements overlapping a harvester (or a crater, with ``craters_block``) are masked;
+deposits may not go on a harvester, a deposit or (with ``craters_block_deposits``) a
+crater. It
 is all zeros for an agent not to move and never empty for the agent to move: there is no
 pass action, a player who cannot place a harvester passes automatically.
 
@@ -76,11 +80,11 @@ Game flow
    order from ``player_0``.
 3. ``player_0`` places 2 deposits; play starts with ``player_1``.
 4. A turn: place one harvester (inside the grid, not overlapping a harvester or a crater),
-   collect the deposits it covers, then place 2 deposits on unoccupied cells (no
-   harvester, crater or deposit; fewer when cells or the supply run out), each deposit a
-   separate action by the same agent. A player who cannot place (no harvester left, or
-   none fits) passes; the game ends when every player passes in a row, i.e. when nobody
-   can place.
+   collect the deposits it covers, then place 2 deposits on unoccupied cells (no harvester,
+   crater or deposit; fewer when cells or the supply run out, or none with
+   ``deposits_when_short="none"``), each deposit a separate action by the same agent. A
+   player who cannot place (no harvester left, or none fits) passes; the game ends when
+   every player passes in a row, i.e. when nobody can place.
 
 Observation
 -----------
@@ -95,36 +99,54 @@ harvesters left / 10; supply / 80; per player deposits collected / 80; the phase
 
 Rewards
 -------
-``reward_mode="win"`` (default): 0 until the end; the winners share +1, the others share
-−1. The winner has the most deposits; a tie goes to the tied player with fewer harvesters
-placed; a tie that remains is a shared win (all tied players win; the published rule is
-"replay"). ``reward_mode="score"``: each step's change of deposits collected.
+``reward_mode="win"`` (default): 0 until the end; the winners share +1, the others share −1.
+The winner has the most deposits; a tie goes to the tied player with fewer harvesters
+placed; a tie that remains is a shared win (``ties="shared"``, default) or, as the published
+"replay", no win at all (``ties="none"``: every seat gets 0). ``reward_mode="score"``: each
+step's change of deposits collected.
 
 Parameters
 ----------
 ``num_players`` (2–4, default 2), ``shapes`` (see Shapes; default per player count),
 ``rows`` / ``cols`` (3–16; default per player count), ``pieces_per_kind`` (10),
 ``num_deposits`` (80), ``num_craters`` (3), ``deposits_per_turn`` (2),
-``first_deposits`` (2), ``craters_block`` (True), plus the env's ``render_mode``
+``first_deposits`` (2), ``craters_block`` (True), ``craters_block_deposits`` (True),
+``deposits_when_short`` (``"fewer"`` or ``"none"``, default ``"fewer"``), ``ties``
+(``"shared"`` or ``"none"``, default ``"shared"``), plus the env's ``render_mode``
 (``"human"``, ``"ansi"``, ``"rgb_array"``), ``reward_mode`` and ``illegal_action``
 (``"raise"`` or ``"penalize"``).
 
 House rules
 -----------
-* Shapes: L and X (2 players), L, X, U and P (3–4), all pentominoes (``shapes``).
-* With 3–4 players all four kinds are on offer; a kind nobody takes stays unused.
-* Craters block harvesters (``craters_block=True``); they always block deposits.
-* When the craters run out, a player still in the auction must take a kind; a player
-  left alone in the auction may keep taking craters while any remain. Craters nobody
-  takes are not used.
-* Crater holders place one crater per turn in seat order from ``player_0``, skipping
-  players with none left, until every taken crater is on the board.
-* ``player_0`` is the first player (the published rule picks whoever last visited the
-  Moon); a remaining tie is a shared win instead of a replay.
+Each is a parameter; ``docs/rules.md`` gives the reason for every default.
+
+* ``shapes``: L and X (2 players), L, X, U and P (3–4), all pentominoes; with 3–4
+  players all four kinds are on offer and a kind nobody takes stays unused.
+* ``craters_block=True``: a harvester may not cover a crater.
+* ``craters_block_deposits=True``: a deposit may not go on a crater.
+* ``deposits_when_short="fewer"``: when the supply or the free cells cannot take the
+  turn's deposits, place as many as fit; ``"none"``: place none.
+* ``ties="shared"``: players still tied after the fewer-harvesters tie-break all win;
+  ``"none"``: nobody wins (the published "replay"; the next episode is the replay).
+
+Readings of the text (not switches): when the craters run out a player still in the
+auction must take a kind, and a player left alone in the auction may keep taking craters
+while any remain; craters nobody takes are not used; crater holders place one crater per
+turn in seat order from ``player_0``, skipping players with none left; ``player_0`` is
+the first player (the published rule picks whoever last visited the Moon).
+
+Snapshots
+---------
+``HarvestersState.validate()`` checks a position rebuilt from an untrusted snapshot
+(field types, dtypes, shapes and ranges, deposits and craters conserved, each seat's
+cells matching its harvesters, the kinds on offer, the "still fits" flags and the
+observation equal to their recomputation, a phase and player to move with a legal
+action) and raises ``ConfigError`` naming the field and the allowed values.
 
 Version history
 ---------------
-* v0 (moon-envs 0.1.0): first release.
+* v0 (moon-envs 0.1.0): first release; the ``craters_block_deposits``,
+  ``deposits_when_short`` and ``ties`` parameters (defaults unchanged).
 """
 
 from __future__ import annotations

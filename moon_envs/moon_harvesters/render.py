@@ -46,7 +46,7 @@ def render_rgb(state: HarvestersState) -> np.ndarray:
             if state.crater[cell]:
                 draw.disc(img, y0 + CELL / 2, x0 + CELL / 2, CELL * 0.42, CRATER_RIM)
                 draw.disc(img, y0 + CELL / 2, x0 + CELL / 2, CELL * 0.32, CRATER)
-            elif state.deposit[cell]:
+            if state.deposit[cell]:  # on a crater too, without craters_block_deposits
                 draw.disc(img, y0 + CELL / 2, x0 + CELL / 2, CELL * 0.22, DEPOSIT)
     top = MARGIN + g.rows * CELL + MARGIN
     total = max(1, g.config.num_deposits)

@@ -1,4 +1,4 @@
-"""Moon Harvesters rules engine (RULES.md §5; nestorgames, Néstor Romeral Andrés).
+"""Moon Harvesters rules engine (nestorgames; rules: docs/rules.md).
 
 Phases: ``auction`` (each player still in takes a harvester kind, leaving the auction, or
 a crater), ``craters`` (holders place their craters, one per turn, in seat order),
@@ -38,6 +38,7 @@ from moon_envs.core.game import (
     GameSpec,
     State,
     check_bool,
+    check_choice,
     check_int,
 )
 from moon_envs.moon_harvesters.shapes import (
@@ -49,6 +50,7 @@ from moon_envs.moon_harvesters.shapes import (
     build_footprints,
     parse_shapes,
 )
+from moon_envs.moon_harvesters.snapshot import validate_state
 
 GRID_BY_PLAYERS = {2: (12, 12), 3: (12, 16), 4: (12, 16)}
 """Default grid (rows, cols) per player count."""
@@ -56,6 +58,14 @@ GRID_BY_PLAYERS = {2: (12, 12), 3: (12, 16), 4: (12, 16)}
 AUCTION, CRATERS, DEPOSITS, PLACE, OVER = "auction", "craters", "deposits", "place", "over"
 PHASES = (AUCTION, CRATERS, PLACE, DEPOSITS)
 """Phases a player acts in, in the order of the observation's phase one-hot."""
+ALL_PHASES = (*PHASES, OVER)
+"""Every value of ``HarvestersState.phase``."""
+
+SHORT_DEPOSIT_RULES = ("fewer", "none")
+"""Values of ``deposits_when_short``: what a player does when fewer cells or deposits
+remain than the turn asks for."""
+TIE_RULES = ("shared", "none")
+"""Values of ``ties``: the result when players stay tied after the harvester tie-break."""
 
 COLUMN_LETTERS = "ABCDEFGHIJKLMNOP"
 
@@ -90,7 +100,16 @@ class HarvestersConfig:
         num_craters: craters in the auction (3).
         deposits_per_turn: deposits placed after each harvester (2).
         first_deposits: deposits the first player places before play starts (2).
-        craters_block: craters block harvesters as well as deposits [HOUSE, default True].
+        craters_block: [HOUSE] a harvester may not cover a crater (default True; the
+            rules only forbid covering another harvester).
+        craters_block_deposits: [HOUSE] a deposit may not go on a crater (default True:
+            deposits go on "unoccupied" cells and a crater occupies its cell).
+        deposits_when_short: [HOUSE] when fewer free cells or deposits remain than the
+            turn's count: ``"fewer"`` (default) places as many as possible, ``"none"``
+            places none (the count is all or nothing).
+        ties: [HOUSE] players still tied after the fewer-harvesters tie-break:
+            ``"shared"`` (default) all win; ``"none"``: the game has no winner (every
+            return 0), the rules' "replay": the next episode is the replay.
     """
 
     num_players: int = 2
@@ -103,6 +122,9 @@ class HarvestersConfig:
     deposits_per_turn: int = 2
     first_deposits: int = 2
     craters_block: bool = True
+    craters_block_deposits: bool = True
+    deposits_when_short: str = "fewer"
+    ties: str = "shared"
 
     def __post_init__(self) -> None:
         check_int("num_players", self.num_players, 2, 4)
@@ -121,6 +143,9 @@ class HarvestersConfig:
         check_int("deposits_per_turn", self.deposits_per_turn, 0, 8)
         check_int("first_deposits", self.first_deposits, 0, 16)
         check_bool("craters_block", self.craters_block)
+        check_bool("craters_block_deposits", self.craters_block_deposits)
+        check_choice("deposits_when_short", self.deposits_when_short, SHORT_DEPOSIT_RULES)
+        check_choice("ties", self.ties, TIE_RULES)
         rows, cols = self.grid
         parse_shapes(self.shape_specs, rows, cols)  # validates the shapes
 
@@ -296,13 +321,14 @@ class HarvestersState(State):
 
     # ---- copy / serialise (caches are not part of the position) -------------------------------
     def clone(self) -> HarvestersState:
+        """An independent copy: every array is copied except the cached mask, which is
+        never written in place (``_legal_mask`` hands out copies), so it is shared."""
         new = object.__new__(type(self))
-        d = new.__dict__
-        for k, v in self.__dict__.items():
-            if type(v) is np.ndarray:
+        d = self.__dict__.copy()
+        for k, v in d.items():
+            if type(v) is np.ndarray and k != "_c_mask":
                 d[k] = v.copy()
-            else:
-                d[k] = v
+        new.__dict__ = d
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -315,6 +341,9 @@ class HarvestersState(State):
         new = super().from_dict(data, game)
         new._c_mask = None
         return new  # type: ignore[return-value]
+
+    def _validate(self) -> None:
+        validate_state(self)
 
     # ---- protocol hooks ----------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -354,7 +383,9 @@ class HarvestersState(State):
             if not g.deposit_base <= action < g.spec.num_actions:
                 return False
             cell = action - g.deposit_base
-            return bool(self.owner[cell] < 0 and not self.crater[cell] and not self.deposit[cell])
+            if self.owner[cell] >= 0 or self.deposit[cell]:
+                return False
+            return not (self.crater[cell] and g.config.craters_block_deposits)
         if phase == AUCTION:
             if 0 <= action < g.num_kinds:
                 return bool(self.on_offer[action])
@@ -366,8 +397,11 @@ class HarvestersState(State):
         return False
 
     def free_cells(self) -> np.ndarray:
-        """Cells with no harvester, crater or deposit (where a deposit may go)."""
-        return (self.owner < 0) & ~self.crater & ~self.deposit
+        """Cells where a deposit may go: no harvester, no deposit and, with
+        ``craters_block_deposits``, no crater."""
+        if self.game.config.craters_block_deposits:
+            return ~(self.crater | self.deposit | (self.owner >= 0))
+        return ~(self.deposit | (self.owner >= 0))
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` has a harvester left and some placement of its kind fits."""
@@ -451,7 +485,11 @@ class HarvestersState(State):
         self._start_deposits(self.game.config.first_deposits)
 
     def _start_deposits(self, count: int) -> None:
-        due = min(count, self.supply, int(self.free_cells().sum()))
+        room = min(self.supply, int(np.count_nonzero(self.free_cells())))
+        if self.game.config.deposits_when_short == "fewer":
+            due = min(count, room)
+        else:
+            due = count if count <= room else 0
         if due > 0:
             self.phase = DEPOSITS
             self.deposits_due = due
@@ -467,7 +505,7 @@ class HarvestersState(State):
         self.feat[(g.config.num_players + 1) * g.num_cells + cell] = 1.0
         self.deposits_due -= 1
         self.last_action = f"player_{p} puts a deposit on {self.game.cell_name(cell)}"
-        if self.deposits_due > 0 and self.supply > 0 and self.free_cells().any():
+        if self.deposits_due > 0:  # the count was capped by the supply and free cells
             return
         self.deposits_due = 0
         self._next_turn()
@@ -478,10 +516,10 @@ class HarvestersState(State):
         k = int(self.kind_of[p])
         placement = action - g.place_base
         cells = g.fp.cells[k][placement]
-        gain = int(self.deposit[cells].sum())
+        gain = int(np.count_nonzero(self.deposit[cells]))
         self.deposit[cells] = False
         self.owner[cells] = p
-        self.piece[cells] = int(self.placed.sum())
+        self.piece[cells] = sum(self.placed.tolist())
         self.placed[p] += 1
         self.collected[p] += gain
         self._block(cells)
@@ -519,11 +557,15 @@ class HarvestersState(State):
         return self.collected.astype(np.float64)
 
     def _winners(self) -> list[int]:
-        """Most deposits; ties go to fewer harvesters placed; a remaining tie is shared."""
+        """Most deposits; ties go to fewer harvesters placed; a remaining tie is shared
+        (``ties="shared"``) or leaves no winner (``ties="none"``)."""
         best = self.collected.max()
         tied = np.flatnonzero(self.collected == best)
         fewest = self.placed[tied].min()
-        return [int(s) for s in tied if self.placed[s] == fewest]
+        winners = [int(s) for s in tied if self.placed[s] == fewest]
+        if len(winners) > 1 and self.game.config.ties == "none":
+            return []
+        return winners
 
     def info(self) -> dict[str, Any]:
         return {"phase": self.phase, "last_action": self.last_action}
@@ -591,13 +633,16 @@ class HarvestersState(State):
                 if self.owner[cell] >= 0:
                     row.append("abcd"[self.owner[cell]])
                 elif self.crater[cell]:
-                    row.append("O")
+                    row.append("@" if self.deposit[cell] else "O")
                 elif self.deposit[cell]:
                     row.append("*")
                 else:
                     row.append(".")
             lines.append(f"{r + 1:>3} " + " ".join(row))
-        lines.append("harvesters a..d = player_0..3; O crater; * deposit")
+        legend = "harvesters a..d = player_0..3; O crater; * deposit"
+        if not g.config.craters_block_deposits:
+            legend += "; @ deposit on a crater"
+        lines.append(legend)
         for s in range(g.config.num_players):
             mark = "*" if self._current_player() == s else " "
             k = int(self.kind_of[s])
@@ -618,7 +663,11 @@ class HarvestersState(State):
         if self.phase == DEPOSITS:
             status += f"; deposits to place: {self.deposits_due}"
         if self.phase == OVER:
-            status += f"; game over, winner(s): {', '.join(f'player_{w}' for w in self._winners())}"
+            winners = self._winners()
+            if winners:
+                status += f"; game over, winner(s): {', '.join(f'player_{w}' for w in winners)}"
+            else:
+                status += "; game over, tied: no winner"
         lines.append(status)
         if self.last_action:
             lines.append(f"last: {self.last_action}")

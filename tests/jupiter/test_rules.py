@@ -1,4 +1,4 @@
-"""Jupiter rules on hand-built positions (RULES.md §4 and the rulebook's examples)."""
+"""Jupiter rules on hand-built positions (docs/rules.md and the rulebook's examples)."""
 
 from __future__ import annotations
 
