@@ -84,6 +84,10 @@ def decode(v: Any, field: str = "value", max_values: int = MAX_VALUES) -> Any:
     return _Decoder(max_values).decode(v, field, 0)
 
 
+def _child(field: str, key: str) -> str:
+    return f"{field}.{key}" if key.isidentifier() else f"{field}[{quote(key, 40)}]"
+
+
 class _Decoder:
     def __init__(self, max_values: int) -> None:
         self.left = max_values
@@ -122,7 +126,7 @@ class _Decoder:
             bad = [k for k in v if not isinstance(k, str)]
             if bad:
                 raise ConfigError(f"{field}: mapping key {quote(bad[0])} is not a str")
-            return {k: self.decode(x, f"{field}.{quote(k, 40)}", depth + 1) for k, x in v.items()}
+            return {k: self.decode(x, _child(field, k), depth + 1) for k, x in v.items()}
         if tag == "__ndarray__":
             return self.decode_array(v, field)
         if set(v) != {tag}:
