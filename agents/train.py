@@ -366,8 +366,8 @@ def _make_callback_class():
 
 def _metric_name(spec: str) -> str:
     """A column-friendly name for an agent spec (``ppo:runs/a/model.zip`` -> ``ppo_model``)."""
-    if spec.startswith("ppo:"):
-        return "ppo_" + Path(spec[4:]).stem
+    if spec.startswith(("ppo:", "ppo-trusted:")):
+        return "ppo_" + Path(spec.partition(":")[2]).stem
     return spec
 
 

@@ -16,8 +16,20 @@ class, metadata and renderer. The adapter provides, for all of them:
   behaviour (the offender gets -1, the others 0, and the game ends);
 * ``state()`` / ``state_space``: PettingZoo's full-information global state;
   ``game_state`` is the rules engine's :class:`~moon_envs.core.game.State` itself;
+* actions are integers: ints, numpy integers, 0-d integer arrays or integral floats;
+  anything else (``0.7``, ``nan``, ``True``, ``"3"``, objects) is an
+  :class:`IllegalActionError` in both modes, with the env untouched;
+* PettingZoo's call order: ``step`` / ``last`` / ``observe`` / ``state`` / ``render``
+  before ``reset()``, and ``last()`` once every agent is done, raise
+  :class:`CallOrderError` (a ``RuntimeError`` and, like PettingZoo's order-enforcing
+  wrapper's errors, an ``AssertionError``); ``step()`` once every agent is done only warns,
+  as that wrapper does;
 * ``get_state()`` / ``set_state()`` snapshots (JSON-friendly) and ``copy.deepcopy`` / pickle
-  that keep the position mid-game, the random generator included.
+  that keep the position mid-game, the random generator and PettingZoo's agent-selection
+  bookkeeping included. ``set_state`` treats a snapshot as untrusted input (see
+  :mod:`moon_envs.core.snapshot`): other game parameters, unknown or missing fields, wrong
+  kinds, dtypes or sizes and positions the game refuses are a :class:`ConfigError` naming
+  the field, and the env is unchanged on any error.
 """
 
 from __future__ import annotations
