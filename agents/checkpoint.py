@@ -19,8 +19,9 @@ from __future__ import annotations
 import io
 import json
 import math
-import pickle
 import zipfile
+import zlib
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ MAX_WEIGHTS_BYTES = 1 << 30
 MAX_LAYERS = 32
 MAX_WIDTH = 1 << 16
 MAX_INPUTS = 1 << 20
+MAX_PARAMETERS = 50_000_000
 ACTIVATIONS = ("tanh", "relu", "elu", "leaky_relu", "gelu", "silu")
 _TORCH_ACTIVATIONS = {
     "tanh": "Tanh",
@@ -147,11 +149,11 @@ def load_policy(path: str | Path) -> Any:
             if zf.getinfo(WEIGHTS).file_size > MAX_WEIGHTS_BYTES:
                 raise ConfigError(f"{p}: {WEIGHTS} is larger than {MAX_WEIGHTS_BYTES} bytes")
             raw = zf.read(WEIGHTS)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
         raise ConfigError(f"{p}: not a checkpoint zip ({quote(str(exc), 120)})") from None
     try:
         weights = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as exc:
+    except Exception as exc:  # weights_only refuses objects; any failure here is a bad file
         raise ConfigError(
             f"{p}: {WEIGHTS} holds something other than tensors and was refused "
             f"({quote(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 160)}); "
@@ -252,6 +254,12 @@ def _checked(meta: dict[str, Any], where: str) -> dict[str, Any]:
             f"{where}: net_arch={quote(arch)} must be a list of layer sizes or "
             f"{{'pi': [...], 'vf': [...]}} (at most {MAX_LAYERS} layers of 1..{MAX_WIDTH})"
         )
+    n_params = _parameter_count(size, arch, meta["num_actions"])
+    if n_params > MAX_PARAMETERS:
+        raise ConfigError(
+            f"{where}: the described network has {n_params} parameters; "
+            f"allowed: at most {MAX_PARAMETERS}"
+        )
     if meta["activation"] not in ACTIVATIONS:
         raise ConfigError(
             f"{where}: activation={quote(meta['activation'])} is not allowed; "
@@ -260,6 +268,17 @@ def _checked(meta: dict[str, Any], where: str) -> dict[str, Any]:
     if not isinstance(meta["share_features_extractor"], bool):
         raise ConfigError(f"{where}: share_features_extractor must be true or false")
     return meta
+
+
+def _parameter_count(inputs: int, arch: list[int] | dict[str, list[int]], actions: int) -> int:
+    """Weights and biases of the actor and critic MLPs and their heads."""
+    total = 0
+    heads = (("pi", actions), ("vf", 1))
+    for key, outputs in heads:
+        layers = arch[key] if isinstance(arch, dict) else arch
+        dims = [inputs, *layers, outputs]
+        total += sum((a + 1) * b for a, b in pairwise(dims))
+    return total
 
 
 def _ints(values: Any, low: int, high: int) -> bool:

@@ -240,7 +240,11 @@ def check_same_config(expected: Mapping[str, Any], given: Any) -> None:
     game config ``given`` differs from this game's ``expected`` one."""
     check_fields("snapshot config", expected, given)
     for name, value in expected.items():
-        if given[name] != value:
+        try:
+            same = bool(given[name] == value)
+        except Exception:  # e.g. an array compared with a list: not the same parameter
+            same = False
+        if not same:
             raise ConfigError(
                 f"the snapshot was taken with {name}={quote(given[name])}, but this game has "
                 f"{name}={quote(value)}; make an env with the snapshot's parameters"
