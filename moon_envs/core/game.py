@@ -460,8 +460,8 @@ class State(ABC):
                 raise ConfigError(
                     f"state.{name} must be null or {n} finite float64 values, got {quote(v)}"
                 )
-        self._validate()
         try:
+            self._validate()
             self._check_playable()
         except ConfigError:
             raise
@@ -571,7 +571,9 @@ class State(ABC):
                 raise ConfigError(f"config must be a mapping, got {type(config).__name__}")
             try:
                 game = cls._game_class()(config)
-            except TypeError as exc:  # a dataclass refusing an argument
+            except ConfigError:
+                raise
+            except (TypeError, ValueError) as exc:  # a config dataclass refusing a value
                 raise ConfigError(f"config: {quote(str(exc), 200)}") from None
         else:
             check_same_config(game.params(), data["config"])
