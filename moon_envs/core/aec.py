@@ -372,15 +372,18 @@ class MoonAECEnv(AECEnv):
         self.infos = book["infos"]
 
     def _check_matches_position(self, state: State, book: dict[str, Any]) -> None:
-        """The AEC bookkeeping must agree with the position: while nobody is done, every
-        agent is present and the agent to move is selected (chance nodes are always
-        resolved); once the position is over, every remaining agent is terminated."""
+        """The AEC bookkeeping must agree with the position: the game ends for every agent
+        at once; while nobody is done, every agent is present and the agent to move is
+        selected (chance nodes are always resolved); once the position is over, every
+        remaining agent is terminated."""
         player = state.current_player()
-        done = (
-            not book["agents"]
-            or any(book["terminations"].values())
-            or any(book["truncations"].values())
-        )
+        flags = {book["terminations"][a] or book["truncations"][a] for a in book["agents"]}
+        if len(flags) > 1:
+            raise ConfigError(
+                "the snapshot has some agents done and others not; the game ends for every "
+                "agent at once"
+            )
+        done = flags != {False}
         if not done:
             if book["agents"] != self.possible_agents or player < 0:
                 raise ConfigError(

@@ -78,6 +78,8 @@ def test_a_snapshot_of_another_env_is_refused():
         (lambda s: s.update(agents=["player_1", "player_0"]), "agents="),
         (lambda s: s["rewards"].update(player_0=float("nan")), r"rewards\['player_0'\]"),
         (lambda s: s["terminations"].update(player_0="yes"), r"terminations\['player_0'\]"),
+        (lambda s: s["terminations"].update(player_0=True), "some agents done and others not"),
+        (lambda s: s["truncations"].update(player_1=True), "some agents done and others not"),
         (lambda s: s["rng"]["state"].update(state=-1), "rng.state.state"),
         (lambda s: s["rng"].update(bit_generator="MT19937"), "rng.bit_generator"),
         (lambda s: s["infos"].update(player_0=[1]), r"infos\['player_0'\]"),
@@ -186,3 +188,38 @@ def test_snapshots_round_trip_through_json_at_every_step(env_id):
             break
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else random_legal(obs["action_mask"], rng))
+
+
+def _leaves(node, path=()):
+    """Every (path, value) of a JSON tree."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaves(v, (*path, i))
+    yield path, node
+
+
+@pytest.mark.parametrize("env_id", moon_envs.list_envs())
+def test_random_corruptions_are_refused_cleanly_or_accepted(env_id):
+    # any single corrupted value: either a ConfigError with the env untouched, or a
+    # snapshot the env accepts; never another exception
+    replacements = [None, -1, 2**70, 0.5, float("nan"), True, "x", [], {}, [[1], 2], {"a": 1}]
+    env = _played(env_id, seed=4, moves=5)
+    base = _json(env.get_state())
+    paths = [p for p, _ in _leaves(base) if p]
+    rng = np.random.default_rng(0)
+    twin = _played(env_id, seed=9, moves=2)
+    for _ in range(150):
+        snapshot = copy.deepcopy(base)
+        path = paths[int(rng.integers(len(paths)))]
+        node = snapshot
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = replacements[int(rng.integers(len(replacements)))]
+        before = json.dumps(twin.get_state(), sort_keys=True)
+        try:
+            twin.set_state(snapshot)
+        except ConfigError:
+            assert json.dumps(twin.get_state(), sort_keys=True) == before
