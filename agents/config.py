@@ -278,10 +278,14 @@ def read_yaml(p: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{p}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from None
+    loader = StrictYamlLoader(text)  # a safe loader: no Python tags
+    loader.name = str(p)  # error marks name the file
     try:
-        data = yaml.load(text, Loader=StrictYamlLoader)  # a safe loader (no Python tags)
+        data = loader.get_single_data()
     except yaml.YAMLError as exc:
         raise ConfigError(f"{p}: not valid YAML: {_cut(str(exc), 400)}") from None
+    finally:
+        loader.dispose()
     if data is None:
         raise ConfigError(f"{p}: the config is empty; a config is a YAML mapping (see configs/)")
     if not isinstance(data, dict):
