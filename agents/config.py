@@ -25,15 +25,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from moon_envs.core.game import ConfigError
 
 
 class _Section(BaseModel):
-    """Base of every config section: unknown keys are errors, assignments are checked."""
+    """Base of every config section: unknown keys are errors, assignments are checked, and
+    types are strict (``true`` is not an integer, ``"5"`` is not a number)."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
 
 
 class EnvConfig(_Section):
@@ -50,7 +52,9 @@ class EnvConfig(_Section):
         from moon_envs import list_envs
 
         if value not in list_envs():
-            raise ValueError(f"unknown environment id {value!r}; allowed values: {list_envs()}")
+            raise ValueError(
+                f"unknown environment id {_cut(repr(value))}; allowed values: {list_envs()}"
+            )
         return value
 
     @model_validator(mode="after")
@@ -62,7 +66,7 @@ class EnvConfig(_Section):
         except ImportError as exc:
             raise ValueError(f"id: environment {self.id!r} is registered but not importable: {exc}")
         except (ConfigError, TypeError) as exc:
-            raise ValueError(f"params: {exc}") from None
+            raise ValueError(f"params: {_cut(str(exc), 400)}") from None
         env.close()
         return self
 
@@ -172,7 +176,7 @@ class OutputConfig(_Section):
 class ExperimentConfig(_Section):
     """A whole training experiment; see ``configs/README.md``."""
 
-    name: str = Field("experiment", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field("experiment", min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$")
     seed: int = Field(0, ge=0, le=2**31 - 1)
     torch_threads: int = Field(1, ge=1, description="torch intra-op threads")
     env: EnvConfig = Field(default_factory=EnvConfig)
@@ -194,12 +198,13 @@ class ExperimentConfig(_Section):
             ("eval.opponents", self.eval.opponents),
         ):
             for spec in specs:
-                if spec.startswith("ppo:"):
-                    if not Path(spec[4:]).exists() and not Path(spec[4:] + ".zip").exists():
-                        raise ValueError(f"{section}: checkpoint {spec[4:]!r} does not exist")
+                if spec.startswith(("ppo:", "ppo-trusted:")):
+                    path = spec.partition(":")[2]
+                    if not Path(path).exists() and not Path(path + ".zip").exists():
+                        raise ValueError(f"{section}: checkpoint {_cut(path)} does not exist")
                 elif spec not in allowed:
                     raise ValueError(
-                        f"{section}: unknown agent {spec!r} for {self.env.id}; "
+                        f"{section}: unknown agent {_cut(repr(spec))} for {self.env.id}; "
                         f"allowed values: {allowed} or 'ppo:PATH'"
                     )
                 else:
@@ -233,32 +238,114 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
         raise ConfigError(format_validation_error(exc, source)) from None
 
 
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest config file :func:`load_config` reads."""
+MAX_YAML_DEPTH = 32
+"""Deepest nesting of mappings and lists in a config file."""
+MAX_QUOTE = 120
+"""Longest value quoted in an error message (longer ones are cut with ``...``)."""
+MAX_ERROR_LINES = 20
+"""Most problems listed in one error message."""
+
+
 def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ExperimentConfig:
     """Read a YAML config file, apply dotted ``overrides`` and validate it.
 
     ``overrides`` maps dotted paths to values, e.g. ``{"budget.total_timesteps": 5000,
     "output.dir": "/tmp/runs"}``; they are validated like the file's own values.
-    """
-    import yaml
 
+    The file must be UTF-8 YAML of at most :data:`MAX_CONFIG_BYTES` bytes holding one
+    mapping; empty files, duplicate keys, anchors and aliases (``&a`` / ``*a``) and nesting
+    deeper than :data:`MAX_YAML_DEPTH` are refused with a :class:`ConfigError`.
+    """
     p = Path(path)
     if not p.is_file():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
-    try:
-        data = yaml.safe_load(p.read_text()) or {}
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{p}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{p}: the top level must be a mapping, got {type(data).__name__}")
+        raise ConfigError(f"config file {_cut(str(path))} does not exist")
+    data = read_yaml(p)
     for dotted, value in (overrides or {}).items():
         _set_dotted(data, dotted, value)
     return parse_config(data, source=str(p))
 
 
+def read_yaml(p: Path) -> dict[str, Any]:
+    """The mapping in the YAML file ``p``, read with :class:`StrictYamlLoader`."""
+    if p.stat().st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{p}: the file is larger than {MAX_CONFIG_BYTES} bytes")
+    raw = p.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{p}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    loader = StrictYamlLoader(text)  # a safe loader: no Python tags
+    loader.name = str(p)  # error marks name the file
+    try:
+        data = loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{p}: not valid YAML: {_cut(str(exc), 400)}") from None
+    finally:
+        loader.dispose()
+    if data is None:
+        raise ConfigError(f"{p}: the config is empty; a config is a YAML mapping (see configs/)")
+    if not isinstance(data, dict):
+        raise ConfigError(f"{p}: the top level must be a mapping, got {type(data).__name__}")
+    return data
+
+
+class StrictYamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that also refuses duplicate keys, anchors and aliases (so no
+    alias bomb can expand) and nesting deeper than :data:`MAX_YAML_DEPTH`, and that reads
+    ``3e-4`` as a float, as YAML 1.2 does (PyYAML alone reads it as a string)."""
+
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (&name, *name) are not allowed", event.start_mark
+            )
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH + 1:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested deeper than {MAX_YAML_DEPTH} levels", event.start_mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+            except TypeError:  # an unhashable key: the base class reports it
+                break
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {_cut(repr(key))}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+StrictYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def _cut(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def save_config(config: ExperimentConfig, path: str | Path) -> None:
     """Write the resolved config (all defaults filled in) as YAML."""
-    import yaml
-
     Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
 
 
@@ -277,9 +364,10 @@ def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
 
 def format_validation_error(exc: ValidationError, source: str = "config") -> str:
     """One line per problem: the dotted field, what is wrong, what is allowed."""
-    lines = [f"{source}: {exc.error_count()} invalid field(s)"]
-    for err in exc.errors():
-        loc = [str(p) for p in err["loc"]]
+    lines = [f"{_cut(source, 300)}: {exc.error_count()} invalid field(s)"]
+    errors = exc.errors()
+    for err in errors[:MAX_ERROR_LINES]:
+        loc = [_cut(str(p), 60) for p in err["loc"]]
         field = ".".join(loc) or "(top level)"
         if err["type"] == "extra_forbidden":
             allowed = _allowed_keys(err["loc"][:-1])
@@ -294,9 +382,11 @@ def format_validation_error(exc: ValidationError, source: str = "config") -> str
         shown = (
             ""
             if isinstance(got, (dict, list)) or err["type"] == "value_error"
-            else f" (got {got!r})"
+            else f" (got {_cut(repr(got))})"
         )
-        lines.append(f"  {field}: {msg}{shown}")
+        lines.append(f"  {field}: {_cut(msg, 400)}{shown}")
+    if len(errors) > MAX_ERROR_LINES:
+        lines.append(f"  ... and {len(errors) - MAX_ERROR_LINES} more")
     return "\n".join(lines)
 
 

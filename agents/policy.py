@@ -7,6 +7,11 @@ can meet random, heuristic or other trained agents in ``moon-envs play`` and
     from agents.policy import PolicyAgent
     agent = PolicyAgent.load("runs/jupiter_ppo_seed0/model.zip")
 
+Loading never unpickles: checkpoints carry their architecture as JSON and their weights
+are read with ``torch.load(..., weights_only=True)`` (see :mod:`agents.checkpoint`).
+``PolicyAgent.load(path, trusted=True)`` (agent spec ``"ppo-trusted:PATH"``) loads any
+sb3 zip through sb3's own unpickling loader: trusted files only.
+
 By default it is greedy: it picks the most probable *legal* action (illegal actions are
 masked out of the policy's logits before the arg-max). With ``deterministic=False`` it
 samples from the masked distribution with its own seeded generator.
@@ -61,13 +66,20 @@ class PolicyAgent:
         name: str | None = None,
         seed: int | None = None,
         deterministic: bool = True,
+        trusted: bool = False,
     ) -> PolicyAgent:
-        """Load a MaskablePPO checkpoint (``.zip`` written by ``model.save`` or the trainer)."""
-        p = Path(path)
-        if not p.exists() and p.suffix != ".zip" and p.with_suffix(".zip").exists():
-            p = p.with_suffix(".zip")
-        if not p.is_file():
-            raise ConfigError(f"checkpoint {str(path)!r} does not exist (agent spec 'ppo:PATH')")
+        """Load a MaskablePPO checkpoint (``.zip`` written by the trainer or
+        :func:`agents.checkpoint.save_checkpoint`) without unpickling anything: the
+        architecture comes from the checkpoint's JSON entry, the weights from
+        ``torch.load(..., weights_only=True)``; other files are refused with
+        :class:`ConfigError`.
+
+        ``trusted=True`` (agent spec ``ppo-trusted:PATH``) loads any sb3 ``model.save``
+        zip with sb3 itself, which unpickles code stored in the file: trusted files only.
+        """
+        from agents.checkpoint import checkpoint_path, load_policy
+
+        p = checkpoint_path(path)
         try:
             from sb3_contrib import MaskablePPO
         except ImportError as exc:  # pragma: no cover - depends on the install
@@ -75,10 +87,11 @@ class PolicyAgent:
                 "loading a 'ppo:' agent needs sb3-contrib and torch; "
                 'install them with: pip install "moon-envs[train]"'
             ) from exc
-        model = MaskablePPO.load(str(p), device="cpu")
-        return cls(
-            model.policy, name=name or f"ppo:{p.stem}", seed=seed, deterministic=deterministic
-        )
+        if trusted:
+            policy = MaskablePPO.load(str(p), device="cpu").policy
+        else:
+            policy = load_policy(p)
+        return cls(policy, name=name or f"ppo:{p.stem}", seed=seed, deterministic=deterministic)
 
     @classmethod
     def from_model(

@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.checkpoint import save_checkpoint
 from agents.config import ExperimentConfig, save_config
 from moon_envs.core.game import ConfigError
 
@@ -274,7 +275,7 @@ def _make_callback_class():
                 self.snapshot()
                 self.next_snapshot += self.cfg.opponents.snapshots.every_timesteps
             if t >= self.next_ckpt:
-                self.model.save(str(self.run_dir / "checkpoints" / f"step_{t}.zip"))
+                save_checkpoint(self.model, self.run_dir / "checkpoints" / f"step_{t}.zip")
                 self.next_ckpt += self.cfg.checkpoints.every_timesteps
             if t >= self.next_eval:
                 self.evaluate()
@@ -306,7 +307,7 @@ def _make_callback_class():
             for i, fixed in enumerate(self.fixed):
                 self.training_env.env_method("set_opponents", [*fixed, *keep], indices=[i])
             if self.cfg.opponents.snapshots.save:
-                self.model.save(str(self.run_dir / "checkpoints" / f"snapshot_{t}.zip"))
+                save_checkpoint(self.model, self.run_dir / "checkpoints" / f"snapshot_{t}.zip")
 
         def evaluate(self) -> None:
             from agents.evaluate import evaluate_against
@@ -365,8 +366,8 @@ def _make_callback_class():
 
 def _metric_name(spec: str) -> str:
     """A column-friendly name for an agent spec (``ppo:runs/a/model.zip`` -> ``ppo_model``)."""
-    if spec.startswith("ppo:"):
-        return "ppo_" + Path(spec[4:]).stem
+    if spec.startswith(("ppo:", "ppo-trusted:")):
+        return "ppo_" + Path(spec.partition(":")[2]).stem
     return spec
 
 
@@ -471,7 +472,7 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
     elapsed = time.perf_counter() - start
 
     model_path = run_dir / "model.zip"
-    model.save(str(model_path))
+    save_checkpoint(model, model_path)
     write_metrics(callback.metrics, run_dir)
     if config.output.plot:
         try:

@@ -5,7 +5,10 @@ An agent spec is a string:
 * ``"random"``                     uniform over legal actions (every game);
 * ``"greedy"`` / ``"heuristic"``   the game's heuristic baseline;
 * ``"oracle"``                     Moonstar's solver-backed agent;
-* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``).
+* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``), loaded
+                                   without unpickling;
+* ``"ppo-trusted:PATH"``           any sb3 MaskablePPO zip, loaded by sb3's unpickler: trusted
+                                   files only.
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 ``act(view)`` (see :mod:`agents.base`).
@@ -45,10 +48,11 @@ def _load(path: str) -> type:
 
 def make_agent(spec: str, game: str, seed: int | None = None, name: str | None = None) -> Any:
     """Build the agent named by ``spec`` for ``game`` (a ``GameSpec.name``)."""
-    if spec.startswith("ppo:"):
+    if spec.startswith(("ppo:", "ppo-trusted:")):
         from agents.policy import PolicyAgent
 
-        return PolicyAgent.load(spec[4:], name=name or spec, seed=seed)
+        trusted, path = spec.startswith("ppo-trusted:"), spec.partition(":")[2]
+        return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
     table = {**_ANY_GAME, **_BY_GAME.get(game, {})}
     key = spec if spec in table else _ALIASES.get(spec)
     if key not in table:

@@ -16,8 +16,20 @@ class, metadata and renderer. The adapter provides, for all of them:
   behaviour (the offender gets -1, the others 0, and the game ends);
 * ``state()`` / ``state_space``: PettingZoo's full-information global state;
   ``game_state`` is the rules engine's :class:`~moon_envs.core.game.State` itself;
+* actions are integers: ints, numpy integers, 0-d integer arrays or integral floats;
+  anything else (``0.7``, ``nan``, ``True``, ``"3"``, objects) is an
+  :class:`IllegalActionError` in both modes, with the env untouched;
+* PettingZoo's call order: ``step`` / ``last`` / ``observe`` / ``state`` / ``render``
+  before ``reset()``, and ``last()`` once every agent is done, raise
+  :class:`CallOrderError` (a ``RuntimeError`` and, like PettingZoo's order-enforcing
+  wrapper's errors, an ``AssertionError``); ``step()`` once every agent is done only warns,
+  as that wrapper does;
 * ``get_state()`` / ``set_state()`` snapshots (JSON-friendly) and ``copy.deepcopy`` / pickle
-  that keep the position mid-game, the random generator included.
+  that keep the position mid-game, the random generator and PettingZoo's agent-selection
+  bookkeeping included. ``set_state`` treats a snapshot as untrusted input (see
+  :mod:`moon_envs.core.snapshot`): other game parameters, unknown or missing fields, wrong
+  kinds, dtypes or sizes and positions the game refuses are a :class:`ConfigError` naming
+  the field, and the env is unchanged on any error.
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from moon_envs.core.game import (
     CHANCE,
@@ -39,7 +52,16 @@ from moon_envs.core.game import (
     Game,
     IllegalActionError,
     State,
+    action_index,
     check_choice,
+)
+from moon_envs.core.snapshot import (
+    ENV_FIELDS,
+    check_fields,
+    encode,
+    env_bookkeeping,
+    quote,
+    rng_from_state,
 )
 from moon_envs.core.view import AgentView
 
@@ -47,6 +69,12 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 ENV_PARAMS = ("render_mode", "reward_mode", "illegal_action")
 """Parameters taken by the adapter itself; every other keyword goes to the game."""
+
+
+class CallOrderError(RuntimeError, AssertionError):
+    """A method called when the env cannot answer it: before ``reset()``, or ``last()``
+    once every agent is done. It is a ``RuntimeError`` and, like the errors of PettingZoo's
+    order-enforcing wrapper, an ``AssertionError``."""
 
 
 class MoonAECEnv(AECEnv):
@@ -142,9 +170,18 @@ class MoonAECEnv(AECEnv):
         self._after_transition(mover_seat=-1)
 
     def step(self, action: Any) -> None:
-        """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done)."""
+        """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done).
+
+        ``action`` must be an integer (an int, a numpy integer or 0-d integer array, or an
+        integral float); anything else raises :class:`IllegalActionError` in both
+        ``illegal_action`` modes, with the env untouched. Once every agent is done,
+        ``step`` only warns, as PettingZoo's order-enforcing wrapper does.
+        """
         if self.game_state is None:
-            raise RuntimeError("reset() must be called before step()")
+            raise CallOrderError("reset() needs to be called before step().")
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -156,6 +193,11 @@ class MoonAECEnv(AECEnv):
                 f"{agent} is to move and must choose an action; None is only accepted from "
                 f"an agent whose game is over. Legal actions: {state.legal_actions()}"
             )
+        if type(action) is not int:
+            try:
+                action = action_index(action, self.game.spec.num_actions)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"{agent}: {err}") from None
         try:
             state.apply_action(action)  # validates first; raises with the state untouched
         except IllegalActionError as err:
@@ -176,7 +218,7 @@ class MoonAECEnv(AECEnv):
         if r is not None:
             self._accumulate_rewards()
 
-    def _penalize(self, agent: str, action: Any) -> None:
+    def _penalize(self, agent: str, action: int) -> None:
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True
@@ -226,20 +268,50 @@ class MoonAECEnv(AECEnv):
     # ---- observation -------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
-        seat = self._seat[agent]
+        if state is None:
+            raise CallOrderError("reset() needs to be called before observe.")
+        try:
+            seat = self._seat[agent]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"unknown agent {quote(agent)}; agents: {self.possible_agents}"
+            ) from None
         if state.current_player() == seat:
             mask = state.legal_actions_mask()
         else:
             mask = self._zero_mask.copy()
         return {"observation": state.observation(seat), "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of
+        ``agent_selection`` (PettingZoo's ``last``); a :class:`CallOrderError` before
+        ``reset()`` and once every agent is done (``env.agents`` is empty)."""
+        if self.game_state is None:
+            raise CallOrderError("reset() needs to be called before last().")
+        agent = self.agent_selection
+        if agent not in self.terminations:
+            raise CallOrderError(
+                "last() called after every agent is done (env.agents is empty); "
+                "call reset() to start a new game"
+            )
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def state(self) -> np.ndarray:
         """PettingZoo's global state: the full-information position as a float32 vector in
         ``state_space`` (see :meth:`State.global_state`), for centralised critics. It shows
         what every seat hides, so never feed it to a decentralised policy."""
-        if self.game_state is None:
-            raise RuntimeError("reset() must be called before state()")
+        self._require_reset("state")
         return self.game_state.global_state()
+
+    def _require_reset(self, what: str) -> None:
+        if self.game_state is None:
+            raise CallOrderError(f"reset() needs to be called before {what}.")
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The int8 legal-action mask of ``agent`` (default: the agent to move)."""
@@ -247,48 +319,84 @@ class MoonAECEnv(AECEnv):
 
     def agent_view(self, agent: str | None = None) -> AgentView:
         """The :class:`AgentView` of ``agent`` (default: the agent to move), for baseline agents."""
+        self._require_reset("agent_view()")
         agent = agent or self.agent_selection
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {quote(agent)}; agents: {self.possible_agents}")
         return AgentView.of(self.game_state, self._seat[agent])
 
     # ---- snapshots ------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
         """A JSON-friendly snapshot of the whole env (position, RNG, AEC bookkeeping)."""
-        if self.game_state is None:
-            raise RuntimeError("reset() must be called before get_state()")
+        self._require_reset("get_state()")
         return {
             "env": self.metadata["name"],
             "state": self.game_state.to_dict(),
             "rng": self.np_random.bit_generator.state,
             "agents": list(self.agents),
             "agent_selection": self.agent_selection,
+            "skip_agent_selection": self._skip_agent_selection,
             "rewards": dict(self.rewards),
             "cumulative_rewards": dict(self._cumulative_rewards),
             "terminations": dict(self.terminations),
             "truncations": dict(self.truncations),
-            "infos": {a: dict(v) for a, v in self.infos.items()},
+            "infos": encode(self.infos),
         }
 
     def set_state(self, snapshot: dict[str, Any]) -> None:
-        """Restore a snapshot from :meth:`get_state` (of an env with the same parameters)."""
-        if snapshot.get("env") != self.metadata["name"]:
+        """Restore a snapshot from :meth:`get_state` of an env with the same parameters.
+
+        Snapshots are treated as untrusted: everything is checked and built before the env
+        changes, so on any error (:class:`ConfigError` naming the field: another env or
+        other game parameters, unknown or missing fields, wrong kinds, dtypes or sizes,
+        values the game refuses) the env is left exactly as it was.
+        """
+        check_fields("snapshot", dict.fromkeys(ENV_FIELDS), snapshot)
+        if snapshot["env"] != self.metadata["name"]:
             raise ConfigError(
-                f"snapshot is of env {snapshot.get('env')!r}, not {self.metadata['name']!r}"
+                f"the snapshot is of env {quote(snapshot['env'])}, not {self.metadata['name']!r}"
             )
         state = self.game.state_from_dict(snapshot["state"])
-        if state.game != self.game:
-            raise ConfigError("snapshot was taken with different game parameters")
+        rng = rng_from_state(snapshot["rng"])
+        book = env_bookkeeping(snapshot, self.possible_agents)
+        self._check_matches_position(state, book)
         self.game_state = state
-        rng = np.random.Generator(np.random.PCG64())
-        rng.bit_generator.state = snapshot["rng"]
         self._np_random = rng
-        self.agents = list(snapshot["agents"])
-        self.agent_selection = snapshot["agent_selection"]
-        self.rewards = dict(snapshot["rewards"])
-        self._cumulative_rewards = dict(snapshot["cumulative_rewards"])
-        self.terminations = dict(snapshot["terminations"])
-        self.truncations = dict(snapshot["truncations"])
-        self.infos = {a: dict(v) for a, v in snapshot["infos"].items()}
-        self._skip_agent_selection = None
+        self.agents = book["agents"]
+        self.agent_selection = book["agent_selection"]
+        self._skip_agent_selection = book["skip_agent_selection"]
+        self.rewards = book["rewards"]
+        self._cumulative_rewards = book["cumulative_rewards"]
+        self.terminations = book["terminations"]
+        self.truncations = book["truncations"]
+        self.infos = book["infos"]
+
+    def _check_matches_position(self, state: State, book: dict[str, Any]) -> None:
+        """The AEC bookkeeping must agree with the position: the game ends for every agent
+        at once; while nobody is done, every agent is present and the agent to move is
+        selected (chance nodes are always resolved); once the position is over, every
+        remaining agent is terminated."""
+        player = state.current_player()
+        flags = {book["terminations"][a] or book["truncations"][a] for a in book["agents"]}
+        if len(flags) > 1:
+            raise ConfigError(
+                "the snapshot has some agents done and others not; the game ends for every "
+                "agent at once"
+            )
+        done = flags != {False}
+        if not done:
+            if book["agents"] != self.possible_agents or player < 0:
+                raise ConfigError(
+                    "the snapshot's agents and terminations do not match its position "
+                    f"(player to move: {player})"
+                )
+            if book["agent_selection"] != self.possible_agents[player]:
+                raise ConfigError(
+                    f"agent_selection={book['agent_selection']!r} but the position has "
+                    f"{self.possible_agents[player]!r} to move"
+                )
+        elif player == TERMINAL and not all(book["terminations"].values()):
+            raise ConfigError("the snapshot's position is over but not every agent is terminated")
 
     # ---- render ------------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
@@ -297,8 +405,7 @@ class MoonAECEnv(AECEnv):
                 "You are calling render method without specifying any render mode."
             )
             return None
-        if self.game_state is None:
-            raise RuntimeError("reset() must be called before render()")
+        self._require_reset("render")
         if self.render_mode == "rgb_array":
             if self.rgb_renderer is None:
                 raise NotImplementedError(f"{self.metadata['name']} has no rgb_array renderer")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,20 +28,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from moon_envs.core.errors import ConfigError, IllegalActionError
+from moon_envs.core.snapshot import check_fields, check_like, check_same_config, quote
+from moon_envs.core.snapshot import decode as _decode
+from moon_envs.core.snapshot import encode as _encode
+
 CHANCE: int = -1
 """``current_player()`` value at a chance node."""
 TERMINAL: int = -2
 """``current_player()`` value once the game is over."""
 
 REWARD_MODES = ("win", "score")
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current position. The state is unchanged."""
-
-
-class ConfigError(ValueError):
-    """A bad game or environment parameter; the message names the field and what is allowed."""
 
 
 @dataclass(frozen=True)
@@ -104,23 +102,48 @@ def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
 def check_choice(field: str, value: Any, allowed: Sequence[Any]) -> None:
     """Raise :class:`ConfigError` unless ``value`` is one of ``allowed``."""
     if value not in allowed:
-        raise ConfigError(f"{field}={value!r} is not allowed; allowed values: {list(allowed)}")
+        raise ConfigError(f"{field}={quote(value)} is not allowed; allowed values: {list(allowed)}")
 
 
 def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> None:
     """Raise :class:`ConfigError` unless ``value`` is an int in ``[low, high]``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ConfigError(f"{field} must be an integer, got {value!r}")
+        raise ConfigError(f"{field} must be an integer, got {quote(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         lo = "-inf" if low is None else low
         hi = "inf" if high is None else high
-        raise ConfigError(f"{field}={value!r} is out of range; allowed: {lo}..{hi}")
+        raise ConfigError(f"{field}={quote(value)} is out of range; allowed: {lo}..{hi}")
+
+
+def action_index(action: Any, num_actions: int) -> int:
+    """``action`` as a plain int, or :class:`IllegalActionError` if it is not an integer.
+
+    Accepted: ints, numpy integer scalars, 0-d integer arrays and integral finite floats
+    (``3.0``). Refused: bools, non-integral or non-finite floats, strings, arrays of other
+    shapes and any other object.
+    """
+    if type(action) is int:
+        return action
+    value = action
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)):
+        pass
+    elif isinstance(value, (float, np.floating)):
+        if math.isfinite(value) and value == math.floor(value):
+            return int(value)
+    elif isinstance(value, (int, np.integer)):
+        return int(value)
+    raise IllegalActionError(
+        f"action must be an integer in 0..{num_actions - 1}, got {type(action).__name__} "
+        f"{quote(action)}"
+    )
 
 
 def check_bool(field: str, value: Any) -> None:
     """Raise :class:`ConfigError` unless ``value`` is a bool."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ConfigError(f"{field} must be True or False, got {value!r}")
+        raise ConfigError(f"{field} must be True or False, got {quote(value)}")
 
 
 # ----------------------------------------------------------------------------------------
@@ -282,12 +305,7 @@ class State(ABC):
         changes nothing when the action is not legal here.
         """
         player = self._current_player()
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"action must be an integer, got {action!r}") from None
-        if a != action and not isinstance(action, (np.integer, np.ndarray)):
-            raise IllegalActionError(f"action must be an integer, got {action!r}")
+        a = action if type(action) is int else action_index(action, self.game.spec.num_actions)
         if player == TERMINAL:
             raise IllegalActionError(f"the game is over; action {a} cannot be applied")
         if player == CHANCE:
@@ -425,12 +443,66 @@ class State(ABC):
 
         Raises :class:`ConfigError` naming the field and the allowed values when a field
         cannot belong to a position of this game (wrong type, shape, range or enum
-        value). Games override :meth:`_validate` with their own field checks.
+        value). The core checks its own fields, then the game's :meth:`_validate`, then
+        that the position can be played: a valid player to move, a legal-action mask with
+        a legal action, chance outcomes that sum to 1, observations of the right shape.
         """
-        self._validate()
+        n = self.game.spec.num_players
+        check_int("state.move_number", self.move_number, 0)
+        for name in ("_scores_before", "_last_win_delta"):
+            v = getattr(self, name)
+            if v is not None and not (
+                isinstance(v, np.ndarray)
+                and v.dtype == np.float64
+                and v.shape == (n,)
+                and np.isfinite(v).all()
+            ):
+                raise ConfigError(
+                    f"state.{name} must be null or {n} finite float64 values, got {quote(v)}"
+                )
+        try:
+            self._validate()
+            self._check_playable()
+        except ConfigError:
+            raise
+        except Exception as exc:  # whatever a hook trips over, reported as a bad snapshot
+            raise ConfigError(
+                f"the snapshot's position cannot be played: {type(exc).__name__}: "
+                f"{quote(str(exc), 200)}"
+            ) from None
 
     def _validate(self) -> None:
         """Game-specific checks for :meth:`validate`; the default accepts everything."""
+
+    def _check_playable(self) -> None:
+        spec = self.game.spec
+        n = spec.num_players
+        player = self._current_player()
+        seat_or_node = isinstance(player, (int, np.integer)) and TERMINAL <= player < n
+        if not seat_or_node:
+            raise ConfigError(
+                f"the position's player to move is {quote(player)}; allowed: 0..{n - 1}, "
+                f"CHANCE ({CHANCE}) or TERMINAL ({TERMINAL})"
+            )
+        if player >= 0:
+            mask = self._legal_mask()
+            if not (isinstance(mask, np.ndarray) and mask.shape == (spec.num_actions,)):
+                raise ConfigError(f"the position's legal-action mask is malformed: {quote(mask)}")
+            if not mask.any():
+                raise ConfigError(f"player {player} is to move but has no legal action")
+        elif player == CHANCE:
+            outcomes = self._chance_outcomes()
+            total = sum(p for _, p in outcomes)
+            if not outcomes or abs(total - 1.0) > 1e-6:
+                raise ConfigError(f"malformed chance outcomes at this position: {quote(outcomes)}")
+        else:
+            self._winners()
+        for seat in range(n):
+            obs = self._observation(seat)
+            if obs.shape != tuple(spec.observation_shape):
+                raise ConfigError(
+                    f"seat {seat}'s observation has shape {obs.shape}, not {spec.observation_shape}"
+                )
 
     def info(self) -> dict[str, Any]:
         """Public facts about the last transition (e.g. end-of-round reports). Default: ``{}``."""
@@ -484,14 +556,41 @@ class State(ABC):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
-        """Inverse of :meth:`to_dict`. Without ``game`` it is rebuilt from ``data["config"]``."""
+        """Inverse of :meth:`to_dict`, safe on untrusted data.
+
+        Without ``game`` it is rebuilt from ``data["config"]``; with one, the snapshot's
+        config must equal the game's. The fields must be exactly those of a position of
+        this game, each of the same kind as in a fresh initial state (arrays: the same
+        dtype and number of dimensions); then :meth:`validate` runs. Any problem raises
+        :class:`ConfigError` naming the field (see :mod:`moon_envs.core.snapshot`).
+        """
+        check_fields("snapshot", {"game": 0, "config": 0, "state": 0}, data)
         if game is None:
-            game_cls = cls._game_class()
-            game = game_cls(_decode(dict(data["config"])))
-        new = object.__new__(cls)
-        new.game = game
-        for k, v in data["state"].items():
-            setattr(new, k, _decode(v))
+            config = _decode(data["config"], "config")
+            if not isinstance(config, dict):
+                raise ConfigError(f"config must be a mapping, got {type(config).__name__}")
+            try:
+                game = cls._game_class()(config)
+            except ConfigError:
+                raise
+            except (TypeError, ValueError) as exc:  # a config dataclass refusing a value
+                raise ConfigError(f"config: {quote(str(exc), 200)}") from None
+        else:
+            check_same_config(game.params(), data["config"])
+        if data["game"] != game.spec.name:
+            raise ConfigError(
+                f"the snapshot is of game {quote(data['game'])}, not {game.spec.name!r}"
+            )
+        if not issubclass(game.state_class, cls):
+            raise ConfigError(f"{cls.__name__} cannot hold a position of {game!r}")
+        new = game.new_initial_state()  # caches left out of snapshots start fresh
+        expected = new.to_dict()["state"]
+        check_fields("state", expected, data["state"])
+        fields = _decode(data["state"], "state")
+        for name in expected:
+            check_like(f"state.{name}", new.__dict__.get(name), fields[name])
+        new.__dict__.update(fields)
+        new.validate()
         return new
 
     @classmethod
@@ -519,44 +618,3 @@ def _all_subclasses(cls: type) -> list[type]:
         out.append(s)
         out.extend(_all_subclasses(s))
     return out
-
-
-# ---- JSON encoding of position fields -----------------------------------------------------
-
-
-def _encode(v: Any) -> Any:
-    if isinstance(v, np.ndarray):
-        return {"__ndarray__": v.tolist(), "dtype": str(v.dtype), "shape": list(v.shape)}
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (np.floating,)):
-        return float(v)
-    if isinstance(v, (np.bool_,)):
-        return bool(v)
-    if isinstance(v, tuple):
-        return {"__tuple__": [_encode(x) for x in v]}
-    if isinstance(v, (set, frozenset)):
-        return {"__set__": sorted(_encode(x) for x in v)}
-    if isinstance(v, list):
-        return [_encode(x) for x in v]
-    if isinstance(v, dict):
-        if not all(isinstance(k, str) for k in v):
-            return {"__items__": [[_encode(k), _encode(x)] for k, x in v.items()]}
-        return {k: _encode(x) for k, x in v.items()}
-    return v
-
-
-def _decode(v: Any) -> Any:
-    if isinstance(v, dict):
-        if "__ndarray__" in v:
-            return np.array(v["__ndarray__"], dtype=v["dtype"]).reshape(v["shape"])
-        if "__tuple__" in v:
-            return tuple(_decode(x) for x in v["__tuple__"])
-        if "__set__" in v:
-            return {_decode(x) for x in v["__set__"]}
-        if "__items__" in v:
-            return {_decode(k): _decode(x) for k, x in v["__items__"]}
-        return {k: _decode(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_decode(x) for x in v]
-    return v

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,82 @@ def test_yaml_file_errors(tmp_path: Path) -> None:
     typo.write_text("algorithm:\n  learning_rat: 0.1\n")
     with pytest.raises(ConfigError, match=r"algorithm\.learning_rat: unknown key"):
         load_config(typo)
+
+
+# ---- untrusted config files ----------------------------------------------------------------
+
+
+def _write(tmp_path: Path, content: str | bytes) -> Path:
+    p = tmp_path / "c.yaml"
+    if isinstance(content, bytes):
+        p.write_bytes(content)
+    else:
+        p.write_text(content)
+    return p
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "---\n"])
+def test_an_empty_file_is_refused(tmp_path: Path, content: str) -> None:
+    with pytest.raises(ConfigError, match="the config is empty"):
+        load_config(_write(tmp_path, content))
+
+
+def test_duplicate_keys_are_refused(tmp_path: Path) -> None:
+    text = "seed: 1\nalgorithm:\n  n_envs: 2\n  n_envs: 4\n"
+    with pytest.raises(ConfigError, match=r"(?s)duplicate key 'n_envs'.*line 4"):
+        load_config(_write(tmp_path, text))
+
+
+def test_an_alias_bomb_is_refused_without_expanding(tmp_path: Path) -> None:
+    lines = ["env:", "  id: jupiter_v0", "  params:", '    a0: &a0 ["lol","lol","lol","lol"]']
+    for i in range(1, 40):
+        prev = f"*a{i - 1}"
+        lines.append(f"    a{i}: &a{i} [{', '.join([prev] * 9)}]")
+    start = time.perf_counter()
+    with pytest.raises(ConfigError, match="anchors and aliases") as info:
+        load_config(_write(tmp_path, "\n".join(lines) + "\n"))
+    assert time.perf_counter() - start < 2.0
+    assert len(str(info.value)) < 1000
+
+
+def test_non_utf8_and_deep_nesting_are_short_config_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xff at offset 6\)"):
+        load_config(_write(tmp_path, b"name: \xff\xfe\n"))
+    deep = "env:\n  params:\n    x: " + "[" * 5000 + "]" * 5000 + "\n"
+    with pytest.raises(ConfigError, match="nested deeper than") as info:
+        load_config(_write(tmp_path, deep))
+    assert len(str(info.value)) < 1000
+
+
+def test_error_messages_cut_long_values(tmp_path: Path) -> None:
+    long = "x" * 100_000
+    for text in (
+        f"name: {long}\n",
+        f"env:\n  id: {long}\n",
+        f"{long}: 1\n",
+        f"opponents:\n  pool: [{long}]\n",
+        f"env:\n  params:\n    num_players: {long}\n",
+    ):
+        with pytest.raises(ConfigError) as info:
+            load_config(_write(tmp_path, text))
+        assert len(str(info.value)) < 2000, text[:40]
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("algorithm:\n  n_envs: true\n", "algorithm.n_envs"),
+        ("algorithm:\n  n_steps: '64'\n", "algorithm.n_steps"),
+        ("algorithm:\n  learning_rate: false\n", "algorithm.learning_rate"),
+        ("seed: 1.0\n", "seed"),
+        ("output:\n  dir: 5\n", "output.dir"),
+    ],
+)
+def test_types_are_strict(tmp_path: Path, text: str, field: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(field)):
+        load_config(_write(tmp_path, text))
+
+
+def test_exponent_floats_read_as_numbers(tmp_path: Path) -> None:
+    cfg = load_config(_write(tmp_path, "algorithm:\n  learning_rate: 3e-4\n"))
+    assert cfg.algorithm.learning_rate == pytest.approx(3e-4)

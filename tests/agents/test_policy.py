@@ -14,6 +14,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import moon_envs
+from agents.checkpoint import save_checkpoint
 from agents.policy import PolicyAgent
 from agents.zoo import make_agent
 from moon_envs import ConfigError
@@ -75,16 +76,31 @@ def test_sampling_mode_is_seeded(model: MaskablePPO) -> None:
 
 
 def test_load_round_trip_and_zoo_spec(model: MaskablePPO, tmp_path: Path) -> None:
-    path = tmp_path / "m.zip"
-    model.save(str(path))
+    path = save_checkpoint(model, tmp_path / "m")
+    assert path == tmp_path / "m.zip"
     live = PolicyAgent(model.policy)
     loaded = PolicyAgent.load(path)
     no_suffix = PolicyAgent.load(tmp_path / "m")
     via_zoo = make_agent(f"ppo:{path}", "jupiter", seed=0)
+    trusted = make_agent(f"ppo-trusted:{path}", "jupiter", seed=0)
     assert loaded.name == "ppo:m" and via_zoo.name == f"ppo:{path}"
     for view in views(40, seed=2):
         a = live.act(view)
         assert loaded.act(view) == a == no_suffix.act(view) == via_zoo.act(view)
+        assert trusted.act(view) == a
+        assert np.allclose(loaded.action_probabilities(view), live.action_probabilities(view))
+
+
+def test_plain_sb3_saves_need_the_trusted_opt_in(model: MaskablePPO, tmp_path: Path) -> None:
+    path = tmp_path / "plain.zip"
+    model.save(str(path))  # no JSON description: loading it would mean unpickling
+    with pytest.raises(ConfigError, match="ppo-trusted:PATH"):
+        PolicyAgent.load(path)
+    with pytest.raises(ConfigError, match="trusted files only"):
+        make_agent(f"ppo:{path}", "jupiter", seed=0)
+    trusted = PolicyAgent.load(path, trusted=True)
+    live = PolicyAgent(model.policy)
+    assert all(trusted.act(v) == live.act(v) for v in views(20, seed=5))
 
 
 def test_snapshot_is_frozen(model: MaskablePPO) -> None:

@@ -1,0 +1,345 @@
+"""The JSON snapshot format of positions and environments, read as untrusted input.
+
+:meth:`State.to_dict` / :meth:`State.from_dict` and ``env.get_state()`` /
+``env.set_state()`` exchange plain JSON data: ints, floats, bools, strings, ``None``, lists
+and mappings with string keys, plus four tagged mappings for what JSON lacks:
+``{"__ndarray__": nested list, "dtype": name, "shape": [...]}``, ``{"__tuple__": [...]}``,
+``{"__set__": [...]}`` and ``{"__items__": [[key, value], ...]}`` (mappings whose keys are
+not strings).
+
+Snapshots may come from files or other programs, so decoding checks everything before
+anything is built: only JSON values, at most :data:`MAX_VALUES` values and
+:data:`MAX_DEPTH` levels of nesting, arrays only of the numeric dtypes in
+:data:`ARRAY_DTYPES` whose data matches their declared shape. Every problem is a
+:class:`ConfigError` naming the field; quoted values are cut to :data:`MAX_QUOTE` characters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from moon_envs.core.errors import ConfigError
+
+MAX_VALUES = 1_000_000
+"""Most values (list items, mapping entries, array elements) one snapshot may hold."""
+MAX_DEPTH = 32
+"""Deepest nesting of lists and mappings in a snapshot."""
+MAX_QUOTE = 80
+"""Longest quoted value in an error message (longer ones are cut with ``...``)."""
+ARRAY_DTYPES = frozenset(
+    ["bool", "float16", "float32", "float64"]
+    + [f"{s}int{b}" for s in ("", "u") for b in (8, 16, 32, 64)]
+)
+"""dtypes an encoded array may declare."""
+_TAGS = ("__ndarray__", "__tuple__", "__set__", "__items__")
+
+
+def quote(value: Any, limit: int = MAX_QUOTE) -> str:
+    """``repr(value)``, cut to ``limit`` characters, for error messages."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not replace the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---- encoding ---------------------------------------------------------------------------------
+
+
+def encode(v: Any) -> Any:
+    """A position field (numpy arrays and scalars, tuples, sets, mappings...) as JSON data."""
+    if isinstance(v, np.ndarray):
+        return {"__ndarray__": v.tolist(), "dtype": str(v.dtype), "shape": list(v.shape)}
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, tuple):
+        return {"__tuple__": [encode(x) for x in v]}
+    if isinstance(v, (set, frozenset)):
+        return {"__set__": sorted(encode(x) for x in v)}
+    if isinstance(v, list):
+        return [encode(x) for x in v]
+    if isinstance(v, dict):
+        if not all(isinstance(k, str) for k in v):
+            return {"__items__": [[encode(k), encode(x)] for k, x in v.items()]}
+        return {k: encode(x) for k, x in v.items()}
+    return v
+
+
+# ---- checked decoding -------------------------------------------------------------------------
+
+
+def decode(v: Any, field: str = "value", max_values: int = MAX_VALUES) -> Any:
+    """Inverse of :func:`encode`, checking that ``v`` is snapshot data (see the module doc).
+
+    Raises :class:`ConfigError` naming the offending ``field`` (a dotted path).
+    """
+    return _Decoder(max_values).decode(v, field, 0)
+
+
+def _child(field: str, key: str) -> str:
+    return f"{field}.{key}" if key.isidentifier() else f"{field}[{quote(key, 40)}]"
+
+
+class _Decoder:
+    def __init__(self, max_values: int) -> None:
+        self.left = max_values
+        self.max_values = max_values
+
+    def spend(self, n: int, field: str) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise ConfigError(
+                f"{field}: the snapshot is too large; allowed: at most {self.max_values} values"
+            )
+
+    def decode(self, v: Any, field: str, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise ConfigError(f"{field}: nested too deeply; allowed: at most {MAX_DEPTH} levels")
+        self.spend(1, field)
+        if v is None or isinstance(v, (bool, int)):
+            return v
+        if isinstance(v, float):
+            return float(v)
+        if isinstance(v, str):
+            self.spend(len(v) // 64, field)
+            return v
+        if isinstance(v, list):
+            return [self.decode(x, f"{field}[{i}]", depth + 1) for i, x in enumerate(v)]
+        if isinstance(v, Mapping):
+            return self.decode_mapping(v, field, depth)
+        raise ConfigError(
+            f"{field}: {type(v).__name__} {quote(v)} is not snapshot data; allowed: null, "
+            "bool, int, float, str, list and mappings with str keys"
+        )
+
+    def decode_mapping(self, v: Mapping, field: str, depth: int) -> Any:
+        tag = next((t for t in _TAGS if t in v), None)
+        if tag is None:
+            bad = [k for k in v if not isinstance(k, str)]
+            if bad:
+                raise ConfigError(f"{field}: mapping key {quote(bad[0])} is not a str")
+            return {k: self.decode(x, _child(field, k), depth + 1) for k, x in v.items()}
+        if tag == "__ndarray__":
+            return self.decode_array(v, field)
+        if set(v) != {tag}:
+            raise ConfigError(f"{field}: a {tag} mapping has no other keys, got {quote(list(v))}")
+        items = v[tag]
+        if not isinstance(items, list):
+            raise ConfigError(f"{field}.{tag} must be a list, got {type(items).__name__}")
+        decoded = self.decode(items, f"{field}.{tag}", depth + 1)
+        try:
+            if tag == "__tuple__":
+                return tuple(decoded)
+            if tag == "__set__":
+                return set(decoded)
+            if not all(isinstance(p, list) and len(p) == 2 for p in decoded):
+                raise ConfigError(f"{field}.__items__ must hold [key, value] pairs")
+            return {k: x for k, x in decoded}
+        except TypeError:  # unhashable set members or keys
+            raise ConfigError(f"{field}.{tag}: members and keys must be hashable") from None
+
+    def decode_array(self, v: Mapping, field: str) -> np.ndarray:
+        if set(v) != {"__ndarray__", "dtype", "shape"}:
+            raise ConfigError(
+                f"{field}: an encoded array has exactly the keys __ndarray__, dtype and shape, "
+                f"got {quote(list(v))}"
+            )
+        dtype, shape, data = v["dtype"], v["shape"], v["__ndarray__"]
+        if not isinstance(dtype, str) or dtype not in ARRAY_DTYPES:
+            raise ConfigError(
+                f"{field}.dtype={quote(dtype)} is not allowed; allowed: {sorted(ARRAY_DTYPES)}"
+            )
+        if (
+            not isinstance(shape, list)
+            or len(shape) > MAX_DEPTH
+            or not all(type(n) is int and n >= 0 for n in shape)
+        ):
+            raise ConfigError(
+                f"{field}.shape={quote(shape)} must be a list of at most {MAX_DEPTH} "
+                "non-negative ints"
+            )
+        size = math.prod(shape)
+        self.spend(size, field)
+        if not isinstance(data, (list, bool, int, float)):
+            raise ConfigError(f"{field}.__ndarray__ must be a nested list of numbers")
+        try:
+            raw = np.array(data)
+        except (ValueError, TypeError):
+            raise ConfigError(f"{field}.__ndarray__ is not a rectangular list of numbers") from None
+        if raw.size != size:
+            raise ConfigError(
+                f"{field}: {raw.size} values do not fill the declared shape {tuple(shape)}"
+            )
+        target = np.dtype(dtype)
+        allowed_kinds = {"b": "b", "i": "biu", "u": "biu", "f": "biuf"}[target.kind]
+        if size and raw.dtype.kind not in allowed_kinds:
+            raise ConfigError(f"{field}: values of kind {raw.dtype} cannot be stored as {dtype}")
+        arr = raw.astype(target).reshape(shape)
+        if target.kind in "iu" and size and not np.array_equal(arr, raw.reshape(shape)):
+            raise ConfigError(f"{field}: values out of range for {dtype}")
+        return arr
+
+
+# ---- comparing with a template ----------------------------------------------------------------
+
+
+def kind(v: Any) -> str:
+    """The snapshot kind of a decoded value: ``int``, ``float``, ``bool``, ``str``, ``None``,
+    ``list``, ``tuple``, ``set``, ``dict`` or ``ndarray[dtype, ndim]``."""
+    if isinstance(v, np.ndarray):
+        return f"ndarray[{v.dtype}, ndim={v.ndim}]"
+    if v is None:
+        return "None"
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, np.integer)):
+        return "int"
+    if isinstance(v, (float, np.floating)):
+        return "float"
+    if isinstance(v, (set, frozenset)):
+        return "set"
+    return type(v).__name__
+
+
+def check_like(field: str, template: Any, value: Any) -> None:
+    """Raise :class:`ConfigError` unless ``value`` has the kind of ``template`` (any kind
+    where the template is ``None``; an int where a float is expected)."""
+    if template is None:
+        return
+    want, got = kind(template), kind(value)
+    if want == got or (want == "float" and got == "int"):
+        return
+    raise ConfigError(f"{field} must be {want}, got {got} {quote(value)}")
+
+
+def check_fields(where: str, expected: Mapping[str, Any], given: Any) -> None:
+    """Raise :class:`ConfigError` unless ``given`` is a mapping with exactly the keys of
+    ``expected`` (naming the unknown or missing ones)."""
+    if not isinstance(given, Mapping):
+        raise ConfigError(f"{where} must be a mapping, got {type(given).__name__}")
+    unknown = [k for k in given if k not in expected]
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown field {quote(unknown[0], 40)}; allowed fields: {sorted(expected)}"
+        )
+    missing = [k for k in expected if k not in given]
+    if missing:
+        raise ConfigError(f"{where}: missing field(s) {sorted(missing)}")
+
+
+def check_same_config(expected: Mapping[str, Any], given: Any) -> None:
+    """Raise :class:`ConfigError` naming the first parameter where the snapshot's encoded
+    game config ``given`` differs from this game's ``expected`` one."""
+    check_fields("snapshot config", expected, given)
+    for name, value in expected.items():
+        try:
+            same = bool(given[name] == value)
+        except Exception:  # e.g. an array compared with a list: not the same parameter
+            same = False
+        if not same:
+            raise ConfigError(
+                f"the snapshot was taken with {name}={quote(given[name])}, but this game has "
+                f"{name}={quote(value)}; make an env with the snapshot's parameters"
+            )
+
+
+# ---- the env's own snapshot fields ------------------------------------------------------------
+
+ENV_FIELDS = (
+    "env",
+    "state",
+    "rng",
+    "agents",
+    "agent_selection",
+    "skip_agent_selection",
+    "rewards",
+    "cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
+"""Fields of ``env.get_state()``."""
+_U128 = 2**128
+
+
+def rng_from_state(data: Any) -> np.random.Generator:
+    """A fresh generator restored from a ``PCG64`` ``bit_generator.state`` mapping."""
+    check_fields("rng", dict.fromkeys(("bit_generator", "state", "has_uint32", "uinteger")), data)
+    if data["bit_generator"] != "PCG64":
+        raise ConfigError(
+            f"rng.bit_generator={quote(data['bit_generator'])} is not allowed; allowed: 'PCG64'"
+        )
+    check_fields("rng.state", dict.fromkeys(("state", "inc")), data["state"])
+    for field, value, high in (
+        ("rng.state.state", data["state"]["state"], _U128),
+        ("rng.state.inc", data["state"]["inc"], _U128),
+        ("rng.has_uint32", data["has_uint32"], 2),
+        ("rng.uinteger", data["uinteger"], 2**32),
+    ):
+        if type(value) is not int or not 0 <= value < high:
+            raise ConfigError(f"{field} must be an int in 0..{high - 1}, got {quote(value)}")
+    rng = np.random.Generator(np.random.PCG64())
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": data["state"]["state"], "inc": data["state"]["inc"]},
+        "has_uint32": data["has_uint32"],
+        "uinteger": data["uinteger"],
+    }
+    return rng
+
+
+def env_bookkeeping(snapshot: Mapping[str, Any], possible_agents: list[str]) -> dict[str, Any]:
+    """The checked AEC bookkeeping of an env snapshot (``agents``, ``agent_selection``,
+    ``skip_agent_selection`` and the per-agent dicts), as fresh objects.
+
+    ``agents`` must be an ordered selection of ``possible_agents``; every per-agent dict has
+    exactly those agents as keys; rewards are finite numbers, terminations and truncations
+    bools, infos mappings of snapshot data.
+    """
+    agents = snapshot["agents"]
+    if (
+        not isinstance(agents, list)
+        or not all(isinstance(a, str) and a in possible_agents for a in agents)
+        or agents != [a for a in possible_agents if a in agents]
+    ):
+        raise ConfigError(
+            f"agents={quote(agents)} must list some of {possible_agents}, in that order"
+        )
+    selection = snapshot["agent_selection"]
+    allowed = agents if agents else possible_agents
+    if selection not in allowed:
+        raise ConfigError(f"agent_selection={quote(selection)} is not allowed; allowed: {allowed}")
+    skip = snapshot["skip_agent_selection"]
+    if skip is not None and skip not in possible_agents:
+        raise ConfigError(
+            f"skip_agent_selection={quote(skip)} is not allowed; allowed: null or {possible_agents}"
+        )
+    out: dict[str, Any] = {"agents": list(agents), "agent_selection": selection}
+    out["skip_agent_selection"] = skip
+    keyed = dict.fromkeys(agents)
+    for field in ("rewards", "cumulative_rewards", "terminations", "truncations", "infos"):
+        check_fields(field, keyed, snapshot[field])
+    for field in ("rewards", "cumulative_rewards"):
+        for a, r in snapshot[field].items():
+            if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r):
+                raise ConfigError(f"{field}[{a!r}] must be a finite number, got {quote(r)}")
+        out[field] = {a: snapshot[field][a] for a in agents}
+    for field in ("terminations", "truncations"):
+        for a, done in snapshot[field].items():
+            if not isinstance(done, bool):
+                raise ConfigError(f"{field}[{a!r}] must be true or false, got {quote(done)}")
+        out[field] = {a: snapshot[field][a] for a in agents}
+    infos = decode(snapshot["infos"], "infos")
+    for a, info in infos.items():
+        if not isinstance(info, dict):
+            raise ConfigError(f"infos[{a!r}] must be a mapping, got {type(info).__name__}")
+    out["infos"] = infos
+    return out
