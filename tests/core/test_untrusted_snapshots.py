@@ -68,7 +68,10 @@ def test_a_snapshot_of_another_env_is_refused():
         (lambda s: s["state"]["state"]["cell"].update(dtype="float64"), r"state.cell must be"),
         (lambda s: s["state"]["state"]["cell"].update(dtype="object"), "dtype='object'"),
         (lambda s: s["state"]["state"]["cell"].update(shape=[4, 4, 4]), "state.cell"),
-        (lambda s: s["state"]["state"].update(player=7), "player to move is 7"),
+        (
+            lambda s: s["state"]["state"].update(player=7),
+            r"player=7 is out of range|player to move is 7",
+        ),
         (lambda s: s["state"]["state"].update(move_number=-3), "move_number"),
         (lambda s: s["state"]["config"].update(num_dice=99), "num_dice"),
         (lambda s: s["state"]["config"].update(colour="red"), "unknown field 'colour'"),

@@ -67,10 +67,10 @@ CORRUPTIONS = [
     ("deposit", with_cell({}, "bool", True), "must make num_deposits"),
     ("placed", array([0, 2], "int16"), "harvesters of 5 cells make 10"),
     ("placed", array([0, 11], "int16"), r"placed\[1\]=11 is out of range; allowed: 0..10"),
-    ("collected", array([0, 2], "int32"), "dtype int64"),
+    ("collected", array([0, 2], "int32"), r"state.collected must be ndarray\[int64"),
     ("fits", array([True], "bool"), "fits must have shape"),
     ("feat", array([0.0] * 595, "float32"), "feat .* disagrees with the position"),
-    ("last_action", 5, "last_action must be a string"),
+    ("last_action", 5, r"state.last_action must be str"),
     ("passes", -1, r"passes=-1 is out of range"),
 ]
 
@@ -123,9 +123,9 @@ def test_clone_equals_the_original_and_shares_no_position_array():
 @pytest.mark.parametrize(
     "change,message",
     [
-        (lambda st: st.update(colour=1), r"unknown field\(s\) \['colour'\]; allowed fields"),
+        (lambda st: st.update(colour=1), r"unknown field '?colour'?.*allowed fields"),
         (lambda st: st.pop("fits"), r"missing field\(s\) \['fits'\]"),
-        (lambda st: st.update(game=0), "game must be a HarvestersGame"),
+        (lambda st: st.update(game=0), r"unknown field 'game'|game must be a HarvestersGame"),
     ],
 )
 def test_unknown_missing_and_foreign_fields_are_refused(change, message):
