@@ -1,0 +1,13 @@
+"""Moonstar's fixed numbers and names, shared by the rules' phase modules."""
+
+from __future__ import annotations
+
+from moon_envs.moonstar.variants import MAX_BID, MIN_BID
+
+NUM_BIDS = MAX_BID - MIN_BID + 1
+NO_BID_BONUS = 20
+FAIL_BONUS = 10
+CHALLENGE_STAKE = 25
+PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
+DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
+PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}

@@ -1,0 +1,97 @@
+"""Moonstar rules, the end of a round.
+
+The bid made or failed, challenges and side bets settled, exclusion, the end of the game.
+
+A part of :class:`~moon_envs.moonstar.state.MoonstarState`, which combines one mixin
+per phase; the fields it reads and writes are documented there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.moonstar.constants import (
+    CHALLENGE_STAKE,
+    FAIL_BONUS,
+)
+
+if TYPE_CHECKING:
+    from moon_envs.moonstar.rules import MoonstarGame
+
+
+class Settlement:
+    """The end of a round: made or failed, stakes settled, exclusion, end."""
+
+    game: MoonstarGame
+
+    def _settle(self) -> None:
+        g = self.game
+        n = g.n
+        before = self.points.copy()
+        # moons without a die (Game 3, timer) leave the board; unused dice are discarded
+        b = self.board
+        if self.chain_star >= 0:
+            b[self.chain_star * 5 + 4] = 0.0
+        stars = self.moon_star.tolist()
+        moved = self.moon_moved.tolist()
+        for m, s in enumerate(stars):
+            if s >= 0 and not moved[m]:
+                self.moon_star[m] = -1
+                b[s * 5 + 2] -= 1.0 / 15.0
+                row = g.moon_base + 14 * m
+                b[row : row + 14] = 0.0
+        used = self.die_used.tolist()
+        for d, face in enumerate(self.dice.tolist()):
+            if face and not used[d]:
+                self.dice[d] = 0
+                b[g.dice_base + d] = 0.0
+                b[g.dice_base + g.max_dice + d] = 0.0
+                b[g.face_base + face - 1] -= 1.0 / g.max_dice
+        b, bid = self.bidder, self.high_bid
+        made = self.round_total >= bid
+        challenged = bool(self.challengers.any())
+        if made:
+            self.points[b] += bid + (CHALLENGE_STAKE if challenged else 0)
+            self.points[self.challengers] -= CHALLENGE_STAKE
+        else:
+            if challenged:
+                self.points[b] -= CHALLENGE_STAKE
+            for s in range(n):
+                if s != b:
+                    self.points[s] += CHALLENGE_STAKE if self.challengers[s] else FAIL_BONUS
+            self.pending_excluded = b
+        bets = [0] * n
+        if self.rules.side_bets:
+            for s in range(n):
+                if self.bet_stake[s] > 0:
+                    won = (self.bet_side[s] == 0) == made
+                    bets[s] = int(self.bet_stake[s] if won else -self.bet_stake[s])
+                    self.points[s] += bets[s]
+        best = self.best_total
+        self.report = {
+            "round": self.round_no,
+            "organizer": self.organizer,
+            "no_bid": False,
+            "bidder": b,
+            "bid": bid,
+            "achieved": self.round_total,
+            "made": made,
+            "best_total": best if best >= 0 else None,
+            "regret": (best - self.round_total) if best >= 0 else None,
+            "rules": self.rules_idx,
+            "challengers": np.flatnonzero(self.challengers).tolist(),
+            "side_bets": bets,
+            "score_changes": (self.points - before).tolist(),
+        }
+        self._end_round(rotate=True)
+
+    def _end_round(self, rotate: bool) -> None:
+        cfg = self.game.config
+        if self.points.max() >= cfg.target or self.round_no >= cfg.max_rounds:
+            self._set_phase("over")
+            return
+        if rotate:
+            self.organizer = (self.organizer + 1) % self.game.n
+        self._start_round()

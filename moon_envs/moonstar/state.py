@@ -1,0 +1,258 @@
+"""Moonstar's position: the state, assembled from one mixin per phase of the round.
+
+``setup`` (first organizer, menu, planets, moons, roll) → ``auction`` (bids, challenges,
+side bets) → ``play`` (the high bidder's moves) → ``settlement`` (made or failed, scores,
+exclusion, end); ``observation`` and ``text`` are the views. This module holds the fields,
+the phase bookkeeping and the protocol hooks that dispatch to the phases.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from moon_envs.core.game import CHANCE, TERMINAL, State
+from moon_envs.moonstar.auction import AuctionPhase
+from moon_envs.moonstar.constants import PHASE_INDEX
+from moon_envs.moonstar.observation import Observations
+from moon_envs.moonstar.play import PlayPhase
+from moon_envs.moonstar.settlement import Settlement
+from moon_envs.moonstar.setup import SetupPhase
+from moon_envs.moonstar.text import TextViews
+from moon_envs.moonstar.variants import NUM_STARS, RoundRules
+
+if TYPE_CHECKING:
+    from moon_envs.moonstar.rules import MoonstarGame
+
+
+class MoonstarState(
+    SetupPhase, AuctionPhase, PlayPhase, Settlement, Observations, TextViews, State
+):
+    """A Moonstar position. Public fields (read-only for users):
+
+    ``phase`` (one of ``PHASES``), ``organizer``, ``rules_idx`` (index in
+    ``game.rounds``), ``round_no``, ``excluded`` (seat barred from this round's auction or
+    -1), ``planet_value[star]`` (0: none), ``red_star``, ``moon_star[m]`` (-1: not on the
+    board), ``moon_moved[m]``, ``dice[d]`` (0: absent), ``die_used[d]``, ``high_bid``,
+    ``bidder``, ``challengers[seat]``, ``bet_side[seat]`` (-1 none yet, 0 made, 1 failed),
+    ``bet_stake[seat]``, ``round_total`` (the player of the round's points so far),
+    ``points[seat]``, ``best_total`` (solver optimum of the round, -1 unknown).
+
+    Derived fields kept up to date move by move (checked against a from-scratch
+    computation in the tests): ``board`` (the seat-independent part of the observation,
+    see :meth:`board_features`), ``play_block`` (the move part of the mask, see
+    :meth:`build_play_block`), ``moons_on_star`` (during setup) and ``to_act``.
+    """
+
+    game: MoonstarGame
+
+    def __init__(self, game: MoonstarGame) -> None:
+        super().__init__(game)
+        cfg = game.config
+        n = game.n
+        self.points = np.zeros(n, dtype=np.int64)
+        self.organizer = 0
+        self.rules_idx = 0
+        self.round_no = 0
+        self.excluded = -1
+        self.pending_excluded = -1
+        self.planet_value = np.zeros(NUM_STARS, dtype=np.int16)
+        self.planets_to_place: list[int] = []
+        self.red_star = -1
+        self.moon_star = np.full(game.max_moons, -1, dtype=np.int8)
+        self.moon_moved = np.zeros(game.max_moons, dtype=bool)
+        self.moons_placed = 0
+        self.dice = np.zeros(game.max_dice, dtype=np.int8)
+        self.die_used = np.zeros(game.max_dice, dtype=bool)
+        self.high_bid = 0
+        self.bidder = -1
+        self.to_move = 0
+        self.passes = 0
+        self.challengers = np.zeros(n, dtype=bool)
+        self.bet_side = np.full(n, -1, dtype=np.int8)
+        self.bet_idx = np.zeros(n, dtype=np.int8)
+        self.bet_stake = np.zeros(n, dtype=np.int64)
+        self.bet_turn = -1
+        self.moves_done = 0
+        self.round_total = 0
+        self.chain_star = -1
+        self.chain_len = 0
+        self.landed = np.zeros(NUM_STARS, dtype=np.int8)
+        self.best_total = -1
+        self.report: dict[str, Any] | None = None
+        self.last_action = ""
+        self.board = np.zeros(game.board_len, dtype=np.float32)
+        self.board[game.t_round + 5] = math.tanh(cfg.target / 200.0)
+        self.board[game.t_rules : game.t_rules + 10] = game.rule_features[0]
+        self.moons_on_star = np.zeros(NUM_STARS, dtype=np.int8)
+        self.play_block = np.zeros((game.max_moons, game.max_dice, game.num_dirs), dtype=np.int8)
+        if cfg.first_organizer == "roll":
+            self._set_phase("first")
+        else:
+            self.organizer = int(cfg.first_organizer)
+            self._start_round()
+        self.to_act = self._compute_player()
+
+    # ---- helpers ---------------------------------------------------------------------
+    @property
+    def rules(self) -> RoundRules:
+        """The rules of the current round."""
+        return self.game.rounds[self.rules_idx]
+
+    def _set_phase(self, phase: str) -> None:
+        b = self.board
+        g = self.game
+        old = getattr(self, "phase", None)
+        if old is not None:
+            b[g.t_phase + PHASE_INDEX[old]] = 0.0
+        b[g.t_phase + PHASE_INDEX[phase]] = 1.0
+        self.phase = phase
+        if phase == "planet" or phase == "moon":
+            b[g.t_round + 4] = (self.rules.num_moons - self.moons_placed) / 15.0
+        else:
+            b[g.t_round + 4] = 0.0
+        if phase == "menu" and g.menu_size:
+            b[g.t_menu : g.t_menu + g.menu_size] = 0.0
+            b[g.t_rules : g.t_rules + 10] = g.rule_features[self.rules_idx]
+
+    # ---- protocol hooks ----------------------------------------------------------------
+    def _current_player(self) -> int:
+        return self.to_act
+
+    def _compute_player(self) -> int:
+        ph = self.phase
+        if ph == "auction":
+            return self.to_move
+        if ph == "play" or ph == "favourite":
+            return self.bidder
+        if ph == "planet" or ph == "moon":
+            return self.organizer if self.game.config.setup == "organizer" else CHANCE
+        if ph == "bets":
+            return self.bet_turn
+        if ph == "menu":
+            return self.organizer
+        if ph == "over":
+            return TERMINAL
+        return CHANCE
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        ph = self.phase
+        if ph == "roll":
+            return list(self.game.roll_outcomes[self.rules.num_dice])
+        if ph == "first":
+            # each seat rolls four dice, ties re-rolled among the tied: by symmetry every
+            # seat is equally likely to become the first organizer
+            n = self.game.n
+            return [(s, 1.0 / n) for s in range(n)]
+        free = np.flatnonzero(self._star_mask()).tolist()
+        return [(s, 1.0 / len(free)) for s in free]
+
+    def _legal_mask(self) -> np.ndarray:
+        cached = getattr(self, "_cache_mask", None)
+        if cached is not None:
+            return cached.copy()
+        g = self.game
+        ph = self.phase
+        if ph == "auction":
+            p = self.to_move
+            challenge = self.rules.challenges and self.bidder >= 0 and not self.challengers[p]
+            mask = g.auction_mask(self.high_bid, bool(challenge))
+            self._cache_mask = mask
+            return mask.copy()
+        mask = np.zeros(g.spec.num_actions, dtype=np.int8)
+        if ph == "play":
+            mask[g.a_move :] = self.play_block.ravel()
+        elif ph == "bets":
+            mask[g.a_bet : g.a_bet + g.num_stakes] = 1
+            if self.bet_turn != self.bidder:
+                mask[g.a_bet + g.num_stakes + 1 : g.a_bet + 2 * g.num_stakes] = 1
+        elif ph == "menu":
+            mask[g.a_menu : g.a_menu + g.menu_size] = 1
+        else:  # planet, moon, favourite
+            mask[:NUM_STARS] = self._star_mask()
+        self._cache_mask = mask
+        return mask.copy()
+
+    def _is_legal(self, action: int) -> bool:
+        mask = getattr(self, "_cache_mask", None)
+        if mask is None:
+            self._legal_mask()
+            mask = self._cache_mask
+        return 0 <= action < mask.shape[0] and bool(mask[action])
+
+    def _apply(self, action: int) -> None:
+        self._cache_mask = None
+        if self.to_act >= 0:
+            self.report = None
+        self._dispatch(action)
+        self.to_act = self._compute_player()
+
+    def _dispatch(self, action: int) -> None:
+        ph = self.phase
+        g = self.game
+        if ph == "auction":
+            self._auction_action(self.to_move, action)
+        elif ph == "play":
+            self._move(action)
+        elif ph == "roll":
+            self._roll(action)
+        elif ph == "planet":
+            self._place_planet(action)
+        elif ph == "moon":
+            self._place_moon(action)
+        elif ph == "bets":
+            self._bet_action(self.bet_turn, action)
+        elif ph == "favourite":
+            self.red_star = action
+            self.board[action * 5 + 1] = 1.0
+            self.last_action = f"player_{self.bidder} puts the red planet on star {action}"
+            if self.rules.side_bets:
+                self._begin_bets()
+            else:
+                self._begin_play()
+        elif ph == "menu":
+            self.rules_idx = action - g.a_menu
+            self.last_action = f"player_{self.organizer} chooses menu entry {self.rules_idx}"
+            self._begin_setup()
+        elif ph == "first":
+            self.organizer = action
+            self.last_action = f"player_{action} organizes the first round"
+            self._start_round()
+
+    def _scores(self) -> np.ndarray:
+        return self.points
+
+    def _winners(self) -> list[int]:
+        return np.flatnonzero(self.points == self.points.max()).tolist()
+
+    def info(self) -> dict[str, Any]:
+        """At the end of a round: ``{"round_report": {...}}`` with the bid, the achieved and
+        best totals, the regret (best - achieved) and every seat's score change."""
+        return {"round_report": dict(self.report)} if self.report else {}
+
+    # ---- hidden information ------------------------------------------------------------
+    def resample(self, player: int, rng: np.random.Generator) -> MoonstarState:
+        """A copy in which the sealed side bets of the others are redrawn at random."""
+        st = self.clone()
+        if self.phase != "bets":
+            return st
+        g = self.game
+        fr = g.config.bet_fractions
+        for s in range(g.n):
+            if s == player or self.bet_side[s] < 0:
+                continue
+            side = 0 if s == self.bidder else int(rng.integers(2))
+            k = int(rng.integers(g.num_stakes if side == 0 else g.num_stakes - 1)) + side
+            st.bet_side[s] = side
+            st.bet_idx[s] = k
+            st.bet_stake[s] = math.floor(fr[k] * max(0, int(self.points[s])) + 1e-9)
+        st._cache_mask = None
+        return st
+
+    # ---- serialisation (drop caches) -------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["state"].pop("_cache_mask", None)
+        return d

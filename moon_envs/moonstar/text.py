@@ -1,0 +1,115 @@
+"""Moonstar rules, move names and the text board.
+
+A part of :class:`~moon_envs.moonstar.state.MoonstarState`, which combines one mixin
+per phase; the fields it reads and writes are documented there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.moonstar.constants import (
+    DIRECTION_NAMES,
+)
+from moon_envs.moonstar.variants import (
+    MIN_BID,
+    NUM_STARS,
+)
+
+if TYPE_CHECKING:
+    from moon_envs.moonstar.rules import MoonstarGame
+
+
+class TextViews:
+    """Move names and the text board."""
+
+    game: MoonstarGame
+
+    # ---- text ----------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        g = self.game
+        a = int(action)
+        if 0 <= a < NUM_STARS:
+            what = {"planet": "planet", "moon": "moon", "favourite": "red planet"}.get(
+                self.phase, "star"
+            )
+            return f"{what} on star {a}"
+        if g.a_bid <= a < g.a_pass:
+            return f"bid {a - g.a_bid + MIN_BID}"
+        if a == g.a_pass:
+            return "pass"
+        if a == g.a_challenge:
+            return "challenge"
+        if g.a_menu <= a < g.a_bet:
+            return f"rules: menu entry {a - g.a_menu}"
+        if g.a_bet <= a < g.a_move:
+            failed, k = divmod(a - g.a_bet, g.num_stakes)
+            outcome = "failed" if failed else "made"
+            return f"side bet {g.config.bet_fractions[k]:g} of score on {outcome}"
+        if g.a_move <= a < g.spec.num_actions:
+            m, d, k = g.decode_move(a)
+            face = int(self.dice[d]) if d < len(self.dice) else 0
+            return f"moon {m} with die {d} ({face}) {DIRECTION_NAMES[k]}"
+        raise ValueError(f"action {a} is out of range 0..{g.spec.num_actions - 1}")
+
+    def action_to_public_string(self, action: int, observer: int) -> str:
+        """A side bet (Game 11) is sealed: another player learns only that a bet was made."""
+        g = self.game
+        if g.a_bet <= int(action) < g.a_move and observer != self._current_player():
+            return "a sealed side bet"
+        return self.action_to_string(action)
+
+    def __str__(self) -> str:
+        g = self.game
+        r = self.rules
+        lines = [
+            (
+                f"Moonstar round {self.round_no} ({self.phase}), "
+                f"organizer player_{self.organizer}, "
+                f"scoring {r.scoring}, movement {r.movement}, target {g.config.target}"
+            )
+        ]
+        for s in range(NUM_STARS):
+            planet = f"P{int(self.planet_value[s]):<2}" if self.planet_value[s] else "   "
+            red = "R" if s == self.red_star else " "
+            moons = [
+                str(m)
+                for m in range(g.max_moons)
+                if self.moon_star[m] == s and not self.moon_moved[m]
+            ]
+            moved = [
+                str(m) for m in range(g.max_moons) if self.moon_star[m] == s and self.moon_moved[m]
+            ]
+            lines.append(
+                f"  star {s:>2} {planet}{red} moons [{' '.join(moons)}]"
+                + (f" moved [{' '.join(moved)}]" if moved else "")
+            )
+        dice = [
+            f"{int(self.dice[d])}" + ("*" if self.die_used[d] else "")
+            for d in range(g.max_dice)
+            if self.dice[d] > 0
+        ]
+        lines.append(f"dice: {' '.join(dice) or '-'}   (* = used)")
+        bid = (
+            f"high bid {self.high_bid} by player_{self.bidder}"
+            if self.bidder >= 0
+            else "no bid yet"
+        )
+        ch = [f"player_{s}" for s in np.flatnonzero(self.challengers)]
+        lines.append(bid + (f", challenged by {', '.join(ch)}" if ch else ""))
+        if self.phase == "play":
+            lines.append(f"round total {self.round_total}, moves {self.moves_done}/{r.num_moves}")
+        cp = self._current_player()
+        for s in range(g.n):
+            mark = "*" if cp == s else " "
+            ex = " (excluded)" if s == self.excluded else ""
+            lines.append(f"{mark} player_{s}: {int(self.points[s])}{ex}")
+        if self.phase == "over":
+            lines.append(
+                "game over, winner(s): " + ", ".join(f"player_{w}" for w in self._winners())
+            )
+        if self.last_action:
+            lines.append(f"last: {self.last_action}")
+        return "\n".join(lines)
