@@ -221,7 +221,7 @@ class MoonstarOracleAgent(_MoonstarAgent):
     def _auction(self, state: MoonstarState, seat: int) -> int:
         g = state.game
         opt = self.optimum(state).total
-        n_elig = g.n - (1 if state.excluded >= 0 else 0)
+        n_elig = state.eligible_bidders()
         last_to_speak = seat == state.organizer and state.bidder < 0 and state.passes >= n_elig - 1
         if last_to_speak and opt <= NO_BID_BONUS:
             return g.a_pass  # nobody bid: the organizer's +20 is worth more

@@ -31,17 +31,27 @@ class AuctionPhase:
 
     game: MoonstarGame
 
+    def barred(self, seat: int) -> bool:
+        """Whether ``seat`` may not bid this round (excluded after a failed bid, or the
+        organizer sitting out after a round nobody bid on under ``no_bid_reading=
+        "organizer_sits_out"``)."""
+        return seat == self.excluded or seat == self.sitting_out
+
+    def eligible_bidders(self) -> int:
+        """How many seats may bid this round."""
+        return sum(1 for s in range(self.game.n) if not self.barred(s))
+
     def _next_eligible(self, seat: int) -> int:
         n = self.game.n
         for k in range(1, n + 1):
             q = (seat + k) % n
-            if q != self.excluded:
+            if not self.barred(q):
                 return q
-        return seat  # pragma: no cover - at most one seat is excluded
+        return seat  # nobody may bid: the caller ends the auction at once
 
     def _auction_action(self, p: int, action: int) -> None:
         g = self.game
-        n_elig = g.n - (1 if self.excluded >= 0 else 0)
+        n_elig = self.eligible_bidders()
         if action == g.a_pass or action == g.a_challenge:
             self.passes += 1
             if action == g.a_challenge:
@@ -55,7 +65,8 @@ class AuctionPhase:
             self.passes = 0
             self.challengers[:] = False
             self.last_action = f"player_{p} bids {self.high_bid}"
-            if self.high_bid == MAX_BID:
+            if self.high_bid == MAX_BID and not self.rules.challenges:
+                # nothing can top 70; under Game 10 the others may still challenge it
                 self.board[g.t_high] = 1.0
                 self.board[g.t_passes] = 0.0
                 self._end_auction()
@@ -71,17 +82,25 @@ class AuctionPhase:
             return
         self.to_move = self._next_eligible(p)
 
-    def _no_bid(self) -> None:
+    def _no_bid(self, forced: bool = False) -> None:
+        """Nobody bid: the organizer's +20 and a new set-up. ``forced``: nobody could bid
+        (every seat barred), which spends the exclusion whatever
+        ``exclusion_after_no_bid`` says, so the game cannot stall."""
+        cfg = self.game.config
         o = self.organizer
-        self.points[o] += NO_BID_BONUS
+        bonus = NO_BID_BONUS if cfg.excluded_organizer_bonus or o != self.excluded else 0
+        self.points[o] += bonus
         self.report = {
             "round": self.round_no,
             "organizer": o,
             "no_bid": True,
-            "score_changes": [NO_BID_BONUS if s == o else 0 for s in range(self.game.n)],
+            "score_changes": [bonus if s == o else 0 for s in range(self.game.n)],
         }
-        self.last_action = f"nobody bids: player_{o} +{NO_BID_BONUS}, new setup"
-        self._end_round(rotate=False)
+        self.last_action = f"nobody bids: player_{o} +{bonus}, new setup"
+        if cfg.exclusion_after_no_bid == "kept" and not forced:
+            self.pending_excluded = self.excluded  # the void round does not count
+        sits_out = cfg.no_bid_reading == "organizer_sits_out"
+        self._end_round(rotate=False, sitting_out=o if sits_out else -1)
 
     def _end_auction(self) -> None:
         r = self.rules
@@ -110,6 +129,8 @@ class AuctionPhase:
         self.bet_stake[p] = math.floor(frac * max(0, int(self.points[p])) + 1e-9)
         self.last_action = f"player_{p} bets"
         nxt = (p + 1) % g.n
+        if nxt == self.excluded and not g.config.excluded_side_bets:
+            nxt = (nxt + 1) % g.n  # barred from the round, side bets included
         if nxt == self.bidder:
             self.bet_turn = -1
             self._begin_play()

@@ -114,6 +114,8 @@ class Observations:
                 out[i + n : i + 2 * n] = self.challengers[g.orders[player]]
         if self.excluded >= 0:
             out[i + 2 * n + (self.excluded - player) % n] = 1.0
+        if self.sitting_out >= 0:
+            out[i + 2 * n + (self.sitting_out - player) % n] = 1.0
         out[i + 3 * n + (self.organizer - player) % n] = 1.0
         cp = self.to_act
         if cp >= 0:

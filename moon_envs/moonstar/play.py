@@ -80,6 +80,21 @@ class PlayPhase:
         block[moons[:, None], list(firsts.values()), :nd] = 1
         return block
 
+    def _remove_broken_chain(self, moving: int) -> None:
+        """Game 8: a moon landing off the chain's star breaks it, and every moon moved
+        before it leaves the board (observation, text and pictures alike)."""
+        g = self.game
+        b = self.board
+        for m in np.flatnonzero(self.moon_moved & (self.moon_star >= 0)).tolist():
+            if m == moving:
+                continue
+            s = int(self.moon_star[m])
+            self.moon_star[m] = -1
+            self.landed[s] -= 1
+            b[s * 5 + 3] -= 1.0 / 15.0
+            row = g.moon_base + 14 * m
+            b[row : row + 14] = 0.0
+
     def _move(self, action: int) -> None:
         g = self.game
         m, d, k = g.decode_move(action)
@@ -114,6 +129,8 @@ class PlayPhase:
         else:
             if self.chain_star >= 0:
                 b[self.chain_star * 5 + 4] = 0.0
+                if t != self.chain_star:
+                    self._remove_broken_chain(m)
             self.chain_len = self.chain_len + 1 if t == self.chain_star else 1
             self.chain_star = t
             b[t * 5 + 4] = 1.0

@@ -58,9 +58,10 @@ class Settlement:
         else:
             if challenged:
                 self.points[b] -= CHALLENGE_STAKE
+            others = self.game.config.challenge_fail_bonus if challenged else FAIL_BONUS
             for s in range(n):
                 if s != b:
-                    self.points[s] += CHALLENGE_STAKE if self.challengers[s] else FAIL_BONUS
+                    self.points[s] += CHALLENGE_STAKE if self.challengers[s] else others
             self.pending_excluded = b
         bets = [0] * n
         if self.rules.side_bets:
@@ -87,11 +88,11 @@ class Settlement:
         }
         self._end_round(rotate=True)
 
-    def _end_round(self, rotate: bool) -> None:
+    def _end_round(self, rotate: bool, sitting_out: int = -1) -> None:
         cfg = self.game.config
         if self.points.max() >= cfg.target or self.round_no >= cfg.max_rounds:
             self._set_phase("over")
             return
         if rotate:
             self.organizer = (self.organizer + 1) % self.game.n
-        self._start_round()
+        self._start_round(sitting_out)

@@ -27,8 +27,9 @@ class SetupPhase:
     game: MoonstarGame
 
     # ---- round flow --------------------------------------------------------------------
-    def _start_round(self) -> None:
+    def _start_round(self, sitting_out: int = -1) -> None:
         self.round_no += 1
+        self.sitting_out = sitting_out
         self.board[self.game.t_round + 6] = min(1.0, self.round_no / self.game.config.max_rounds)
         self.excluded = self.pending_excluded
         self.pending_excluded = -1
@@ -110,6 +111,8 @@ class SetupPhase:
         b[g.face_base : g.face_base + 6] = np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
         self._set_phase("auction")
         self.to_move = self._next_eligible(self.organizer)
+        if self.eligible_bidders() == 0:  # everyone is barred: nobody can bid
+            self._no_bid(forced=True)
 
     def _star_mask(self) -> np.ndarray:
         if self.phase == "planet":

@@ -19,6 +19,7 @@ from moon_envs.moonstar.constants import PHASE_INDEX
 from moon_envs.moonstar.observation import Observations
 from moon_envs.moonstar.play import PlayPhase
 from moon_envs.moonstar.settlement import Settlement
+from moon_envs.moonstar.snapshot import validate_state
 from moon_envs.moonstar.setup import SetupPhase
 from moon_envs.moonstar.text import TextViews
 from moon_envs.moonstar.variants import NUM_STARS, RoundRules
@@ -33,9 +34,12 @@ class MoonstarState(
     """A Moonstar position. Public fields (read-only for users):
 
     ``phase`` (one of ``PHASES``), ``organizer``, ``rules_idx`` (index in
-    ``game.rounds``), ``round_no``, ``excluded`` (seat barred from this round's auction or
-    -1), ``planet_value[star]`` (0: none), ``red_star``, ``moon_star[m]`` (-1: not on the
-    board), ``moon_moved[m]``, ``dice[d]`` (0: absent), ``die_used[d]``, ``high_bid``,
+    ``game.rounds``), ``round_no``, ``excluded`` (seat barred from this round after a
+    failed bid, or -1), ``sitting_out`` (the organizer barred from bidding after a round
+    nobody bid on, under ``no_bid_reading="organizer_sits_out"``, or -1),
+    ``planet_value[star]`` (0: none), ``red_star``, ``moon_star[m]`` (-1: not on the
+    board; Game 8 removes the moons of a broken chain), ``moon_moved[m]``, ``dice[d]``
+    (0: absent), ``die_used[d]``, ``high_bid``,
     ``bidder``, ``challengers[seat]``, ``bet_side[seat]`` (-1 none yet, 0 made, 1 failed),
     ``bet_stake[seat]``, ``round_total`` (the player of the round's points so far),
     ``points[seat]``, ``best_total`` (solver optimum of the round, -1 unknown).
@@ -58,6 +62,7 @@ class MoonstarState(
         self.round_no = 0
         self.excluded = -1
         self.pending_excluded = -1
+        self.sitting_out = -1
         self.planet_value = np.zeros(NUM_STARS, dtype=np.int16)
         self.planets_to_place: list[int] = []
         self.red_star = -1
@@ -166,7 +171,7 @@ class MoonstarState(
             mask[g.a_move :] = self.play_block.ravel()
         elif ph == "bets":
             mask[g.a_bet : g.a_bet + g.num_stakes] = 1
-            if self.bet_turn != self.bidder:
+            if self.bet_turn != self.bidder or g.config.bidder_bets == "any":
                 mask[g.a_bet + g.num_stakes + 1 : g.a_bet + 2 * g.num_stakes] = 1
         elif ph == "menu":
             mask[g.a_menu : g.a_menu + g.menu_size] = 1
@@ -221,11 +226,17 @@ class MoonstarState(
             self.last_action = f"player_{action} organizes the first round"
             self._start_round()
 
+    def _validate(self) -> None:
+        validate_state(self)
+
     def _scores(self) -> np.ndarray:
         return self.points
 
     def _winners(self) -> list[int]:
-        return np.flatnonzero(self.points == self.points.max()).tolist()
+        top = np.flatnonzero(self.points == self.points.max()).tolist()
+        if len(top) > 1 and self.game.config.ties == "none":
+            return []  # a tie at the top is nobody's win
+        return top
 
     def info(self) -> dict[str, Any]:
         """At the end of a round: ``{"round_report": {...}}`` with the bid, the achieved and
@@ -243,7 +254,8 @@ class MoonstarState(
         for s in range(g.n):
             if s == player or self.bet_side[s] < 0:
                 continue
-            side = 0 if s == self.bidder else int(rng.integers(2))
+            made_only = s == self.bidder and g.config.bidder_bets == "made_only"
+            side = 0 if made_only else int(rng.integers(2))
             k = int(rng.integers(g.num_stakes if side == 0 else g.num_stakes - 1)) + side
             st.bet_side[s] = side
             st.bet_idx[s] = k

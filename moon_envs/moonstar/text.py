@@ -105,6 +105,7 @@ class TextViews:
         for s in range(g.n):
             mark = "*" if cp == s else " "
             ex = " (excluded)" if s == self.excluded else ""
+            ex += " (sits out)" if s == self.sitting_out else ""
             lines.append(f"{mark} player_{s}: {int(self.points[s])}{ex}")
         if self.phase == "over":
             lines.append(

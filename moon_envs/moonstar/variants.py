@@ -31,6 +31,10 @@ SCORINGS = ("planets", "squares", "chains")
 MOVEMENTS = ("exact", "double_half")
 COUNT_RULES = ("auto", "equal", "more_moons", "more_dice")
 SETUPS = ("organizer", "random")
+TIE_RULES = ("shared", "none")
+NO_BID_READINGS = ("round_not_played", "organizer_sits_out")
+EXCLUSION_AFTER_NO_BID = ("kept", "spent")
+BIDDER_BETS = ("made_only", "any")
 DEFAULT_PLANETS = (5, 5, 10, 10)
 MAX_PLANET_VALUE = 50
 DEFAULT_TARGETS = {"planets": 200, "squares": 100, "chains": 50}
@@ -270,6 +274,24 @@ class MoonstarConfig:
         max_rounds: the game also ends after this many rounds (highest score wins).
         solver_info: solve each round exactly when the auction ends, to report the best
             total and the regret in ``info`` (False saves the solver's time).
+        ties: [HOUSE] ``"shared"`` (equal top scores share the win) or ``"none"`` (a tie
+            at the top is nobody's win: every return is 0).
+        no_bid_reading: [HOUSE] the seed's "il ne joue pas ce tour" after a round nobody
+            bids on: ``"round_not_played"`` (the unbid round is void; the organizer sets
+            up anew and every eligible player bids again) or ``"organizer_sits_out"``
+            (the organizer may not bid in the new round).
+        exclusion_after_no_bid: [HOUSE] a player excluded after a failed bid, when the
+            round they sit out is one nobody bids on: ``"kept"`` (the void round does not
+            count; they also sit out the next one) or ``"spent"``.
+        excluded_organizer_bonus: [HOUSE] whether an excluded organizer takes the +20 of
+            a round nobody bids on.
+        excluded_side_bets: [HOUSE] whether an excluded player may place Game 11 side
+            bets (the seed bars them from the round: default False).
+        challenge_fail_bonus: [HOUSE] Game 10, points each player who neither bid nor
+            challenged gains when a challenged bid fails (default 10, as for an
+            unchallenged failure).
+        bidder_bets: [HOUSE] Game 11, ``"made_only"`` (the bidder may only back their
+            own bid) or ``"any"``.
     """
 
     num_players: int = 4
@@ -291,6 +313,13 @@ class MoonstarConfig:
     first_organizer: Any = "roll"
     max_rounds: int = 100
     solver_info: bool = True
+    ties: str = "shared"
+    no_bid_reading: str = "round_not_played"
+    exclusion_after_no_bid: str = "kept"
+    excluded_organizer_bonus: bool = True
+    excluded_side_bets: bool = False
+    challenge_fail_bonus: int = 10
+    bidder_bets: str = "made_only"
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -325,6 +354,13 @@ class MoonstarConfig:
             check_int("first_organizer", self.first_organizer, 0, self.num_players - 1)
         check_int("max_rounds", self.max_rounds, 1, 10_000)
         check_bool("solver_info", self.solver_info)
+        check_choice("ties", self.ties, TIE_RULES)
+        check_choice("no_bid_reading", self.no_bid_reading, NO_BID_READINGS)
+        check_choice("exclusion_after_no_bid", self.exclusion_after_no_bid, EXCLUSION_AFTER_NO_BID)
+        check_bool("excluded_organizer_bonus", self.excluded_organizer_bonus)
+        check_bool("excluded_side_bets", self.excluded_side_bets)
+        check_int("challenge_fail_bonus", self.challenge_fail_bonus, 0, 100)
+        check_choice("bidder_bets", self.bidder_bets, BIDDER_BETS)
         base = round_rules_from({f: getattr(self, f) for f in ROUND_FIELDS})
         base.validate()
         set_(self, "planets", base.planets)

@@ -1,0 +1,110 @@
+"""Checks of a Moonstar position rebuilt from an untrusted snapshot (``State.validate``).
+
+The core has already checked that the snapshot holds exactly the fields of a position,
+each of the right kind (int, list, array dtype and rank). Here every field is checked for
+its shape and range, the enums for their allowed values, and the position for
+consistency: the derived fields (the observation board, the move mask, the player to
+move) must equal what the position implies, so a snapshot cannot smuggle in a board that
+disagrees with its pieces. A failed check raises :class:`~moon_envs.core.game.ConfigError`
+naming the field and what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.core.game import ConfigError, check_choice, check_int
+from moon_envs.moonstar.constants import PHASES
+from moon_envs.moonstar.variants import MAX_BID, MAX_MOONS_PER_STAR, MIN_BID, NUM_STARS
+
+if TYPE_CHECKING:
+    from moon_envs.moonstar.state import MoonstarState
+
+
+def _shape(field: str, value: np.ndarray, shape: tuple[int, ...]) -> None:
+    if value.shape != shape:
+        raise ConfigError(f"{field} must have shape {shape}, got {value.shape}")
+
+
+def _range(field: str, value: np.ndarray, low: int, high: int) -> None:
+    bad = np.flatnonzero((value < low) | (value > high))
+    if bad.size:
+        i = int(bad[0])
+        v = int(value.flat[i])
+        raise ConfigError(f"{field}[{i}]={v} is out of range; allowed: {low}..{high}")
+
+
+def validate_state(st: MoonstarState) -> None:
+    """Raise :class:`ConfigError` unless ``st`` is a position Moonstar can reach."""
+    g = st.game
+    n = g.n
+    cfg = g.config
+    check_choice("phase", st.phase, PHASES)
+    check_int("rules_idx", st.rules_idx, 0, len(g.rounds) - 1)
+    r = st.rules
+    check_int("organizer", st.organizer, 0, n - 1)
+    check_int("round_no", st.round_no, 0, cfg.max_rounds)
+    for field in ("excluded", "pending_excluded", "sitting_out", "bidder", "bet_turn"):
+        check_int(field, getattr(st, field), -1, n - 1)
+    check_int("to_move", st.to_move, 0, n - 1)
+    _shape("points", st.points, (n,))
+    _shape("planet_value", st.planet_value, (NUM_STARS,))
+    _range("planet_value", st.planet_value, 0, 50)
+    check_int("red_star", st.red_star, -1, NUM_STARS - 1)
+    if st.red_star >= 0 and st.planet_value[st.red_star] == 0:
+        raise ConfigError(f"red_star={st.red_star} is on a star without a planet")
+    for field, size in (("moon_star", g.max_moons), ("moon_moved", g.max_moons)):
+        _shape(field, getattr(st, field), (size,))
+    _range("moon_star", st.moon_star, -1, NUM_STARS - 1)
+    # between rounds (Game 12's menu, the end) the last round's pieces are still on the
+    # board under the next round's rules: check round sizes against the largest round
+    live = st.phase not in ("first", "menu", "over")
+    most_moves = max(rr.num_moves for rr in g.rounds)
+    check_int("moons_placed", st.moons_placed, 0, r.num_moons if live else g.max_moons)
+    for field in ("dice", "die_used"):
+        _shape(field, getattr(st, field), (g.max_dice,))
+    _range("dice", st.dice, 0, 6)
+    if (st.die_used & (st.dice == 0)).any():
+        raise ConfigError("die_used marks a die that is not on the table (dice == 0)")
+    if st.high_bid != 0:
+        check_int("high_bid", st.high_bid, MIN_BID, MAX_BID)
+    if (st.bidder >= 0) != (st.high_bid > 0):
+        raise ConfigError(f"bidder={st.bidder} disagrees with high_bid={st.high_bid}")
+    for field in ("challengers", "bet_side", "bet_idx", "bet_stake"):
+        _shape(field, getattr(st, field), (n,))
+    _range("bet_side", st.bet_side, -1, 1)
+    _range("bet_idx", st.bet_idx, 0, max(0, g.num_stakes - 1))
+    _range("bet_stake", st.bet_stake, 0, 10**9)
+    check_int("moves_done", st.moves_done, 0, r.num_moves if live else most_moves)
+    if int(st.die_used.sum()) != st.moves_done or int(st.moon_moved.sum()) != st.moves_done:
+        raise ConfigError(
+            f"moves_done={st.moves_done} disagrees with the dice used "
+            f"({int(st.die_used.sum())}) and the moons moved ({int(st.moon_moved.sum())})"
+        )
+    off_board = st.moon_moved & (st.moon_star < 0)
+    if off_board.any() and live and r.scoring != "chains":
+        raise ConfigError("a moved moon is off the board, which only Game 8's chains allow")
+    check_int("round_total", st.round_total, 0, 10**6)
+    check_int("chain_star", st.chain_star, -1, NUM_STARS - 1)
+    check_int("chain_len", st.chain_len, 0, g.max_moons)
+    _shape("landed", st.landed, (NUM_STARS,))
+    _range("landed", st.landed, 0, g.max_moons)
+    _shape("moons_on_star", st.moons_on_star, (NUM_STARS,))
+    _range("moons_on_star", st.moons_on_star, 0, MAX_MOONS_PER_STAR)
+    if not isinstance(st.planets_to_place, list) or any(
+        not isinstance(v, int) or not 1 <= v <= 50 for v in st.planets_to_place
+    ):
+        raise ConfigError("planets_to_place must list planet values 1..50")
+    _shape("board", st.board, (g.board_len,))
+    # at a player's turn the board must equal its from-scratch value (chance nodes are
+    # passed through at once and may hold a board still being updated)
+    at_turn = st._compute_player() >= 0
+    if at_turn and not np.allclose(st.board, st.board_features(), atol=1e-5):
+        raise ConfigError("board disagrees with the position (it is derived from the pieces)")
+    _shape("play_block", st.play_block, (g.max_moons, g.max_dice, g.num_dirs))
+    if st.phase == "play" and not np.array_equal(st.play_block, st.build_play_block()):
+        raise ConfigError("play_block disagrees with the moons and dice left to play")
+    if st.to_act != st._compute_player():
+        raise ConfigError(f"to_act={st.to_act} disagrees with the phase {st.phase!r}")
