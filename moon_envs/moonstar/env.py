@@ -5,7 +5,8 @@ Alex Randolph's bidding game (Avalon Hill 1981) for any number of players: the o
 sets planets and moons on a ring of twelve stars, seven dice are rolled, everyone bids on
 how many points they can make by moving one moon per die, and the high bidder must make
 the bid. The twelve Games of the rule book are parameters of one validated config.
-Rules: RULES.md §1.
+The rules as implemented, with the reason for every house reading: ``docs/rules.md``
+(section Moonstar).
 
 ============================  ==========================================================
 Import                        ``moon_envs.make("moonstar_v0", num_players=4)``
@@ -37,16 +38,20 @@ A round
 5. *Auction.* Starting left of the organizer and going round, each eligible player bids
    more than the high bid (2..70) or passes; passing is not final. It ends when all other
    eligible players have passed in a row since the last bid (all of them if nobody bid),
-   or at once on 70. The player who failed last round is excluded (skipped). Nobody bids:
-   the organizer scores +20 and sets up a new round (same organizer).
+   or at once on 70 (under Game 10 the others may still challenge a 70). The player who
+   failed last round is excluded (skipped). Nobody bids: the organizer scores +20 and
+   sets up a new round (same organizer); see ``no_bid_reading`` and the exclusion
+   parameters below for how that void round counts.
 6. *Game 6:* the high bidder puts the red planet on a star holding a planet.
-7. *Game 11:* every player, bidder first, places a sealed side bet.
+7. *Game 11:* every player, bidder first, places a sealed side bet (an excluded player
+   does not, unless ``excluded_side_bets``).
 8. *Play.* The high bidder moves the moons: each action moves one unmoved moon with one
    free die in one direction; the round's moves are ``min(moons, dice)`` (or the
    ``move_budget``). Moons left without a die (Game 3, timer) are removed, dice left over
    (Game 4) are discarded.
 9. *Score and settle* (below); the game ends when someone reaches ``target`` at the end of
-   a round, or after ``max_rounds`` rounds: the highest score wins, ties share.
+   a round, or after ``max_rounds`` rounds: the highest score wins; a tie at the top is
+   shared (``ties="shared"``) or nobody's win (``ties="none"``).
 
 Actions
 -------
@@ -55,7 +60,7 @@ Actions
 * ``83 .. 83+menu-1`` Game 12: menu entry ``action - 83``;
 * then ``2F`` side bets (Game 11 only; ``F = len(bet_fractions)``): ``made k`` then
   ``failed k``, stake ``floor(bet_fractions[k] · max(score, 0))``; ``made 0`` is "no bet";
-  the bidder may only back "made";
+  the bidder may only back "made" (``bidder_bets``);
 * then ``M·D·K`` moves: ``move_base + (moon·D + die)·K + direction``, with ``M``/``D`` the
   most moons/dice of any round and ``K = 2`` (0 clockwise, 1 counter-clockwise) or ``4``
   with Game 9 (2 clockwise twice the die, 3 counter-clockwise half the die, rounded down).
@@ -72,12 +77,14 @@ Scoring and settlement
 * Squares (Game 7): each star scores (moons landed there)²; target 100.
 * Chains (Game 8): scored while moving: a moon landing on the star of the moon moved just
   before it scores 1 + the length of that chain, elsewhere it starts a new chain worth 1.
-  Points already scored are kept when a chain breaks; only moved moons count. Target 50.
+  Points already scored are kept when a chain breaks, and every moon moved before the
+  break leaves the board (observation, text and pictures); only moved moons count in a
+  chain. Target 50.
 * Made (total ≥ bid): the bidder gains the bid. Failed: the bidder gains nothing and is
   excluded from the next auction; every other player gains 10.
 * Game 10: a challenged bid that is made gives the bidder bid + 25 and each challenger
   −25; a challenged bid that fails costs the bidder 25 and gives each challenger 25 (the
-  other players 10). Scores may go negative.
+  other players ``challenge_fail_bonus``, 10). Scores may go negative.
 * Game 11: a side bet on the right outcome gains its stake, on the wrong one loses it.
 
 Observation
@@ -90,7 +97,8 @@ movement, favourite star, challenges, side bets, moons / 15, dice / 11, move bud
 menu entry one-hot (Game 12); round total ``tanh(x / 50)``, moves made / 15, chain length
 / 15, next planet value / 50, moons left to place / 15, ``tanh(target / 200)``, rounds
 played / ``max_rounds``. Then, from the observing seat's point of view (seats rotated so
-that "me" comes first): one-hot seat of the high bidder, challengers, excluded player,
+that "me" comes first): one-hot seat of the high bidder, challengers, seats barred from
+the auction (excluded, or the organizer sitting out),
 organizer, player to move; side bets as made / failed / stake index (own always, others
 only once all have bet); ``tanh(score / 100)`` per seat and
 ``tanh((mine − best other) / 50)``.
@@ -134,6 +142,18 @@ Parameters
 ``first_organizer`` ``"roll"``         or a seat number
 ``max_rounds``     100                 the game also ends after this many rounds
 ``solver_info``    True                solve each round for the ``info`` report
+``ties``           ``"shared"``        or ``"none"`` (a tie at the top: all returns 0)
+``no_bid_reading`` ``"round_not_``     or ``"organizer_sits_out"``: the organizer may not
+                   ``played"``         bid in the round set up after nobody bid
+``exclusion_after  ``"kept"``          or ``"spent"``: whether a round nobody bids on
+_no_bid``                              counts as the excluded player's round out
+``excluded_        True                whether an excluded organizer takes the +20 of a
+organizer_bonus``                      round nobody bids on
+``excluded_side_   False               whether an excluded player places side bets
+bets``
+``challenge_fail_  10                  Game 10: points for each bystander when a
+bonus``                                challenged bid fails
+``bidder_bets``    ``"made_only"``     or ``"any"`` (Game 11)
 =================  ==================  ===================================================
 
 plus the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``: the ring of
@@ -150,20 +170,31 @@ challenges=True``) except as listed above.
 
 House rules
 -----------
-* The free-for-all bidding is a turn-based ascending auction (RULES.md §1.4).
+Each is argued in ``docs/rules.md``; those with a choice are parameters (above).
+
+* The free-for-all bidding is a turn-based ascending auction.
 * The first organizer is uniform (the exact outcome of the four-dice roll-off).
-* Exclusion lasts one round, a no-bid round included.
+* "Il ne joue pas ce tour" after a round nobody bids on: the unbid round is void
+  (``no_bid_reading``); it does not count as the excluded player's round out
+  (``exclusion_after_no_bid="kept"``), unless nobody at all could bid; an excluded
+  organizer still takes the +20 (``excluded_organizer_bonus``); an excluded player places
+  no side bet (``excluded_side_bets``).
 * Game 8: scored points stay when a chain breaks; only moved moons count in a chain.
 * Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars.
 * Game 10: a challenge counts as a pass for ending the auction; a new bid cancels all
   challenges; the high bidder may not challenge.
-* Game 11: the bidder may only back "made"; stakes are discretised (``bet_fractions``).
+* Game 10: bystanders gain ``challenge_fail_bonus`` (10) when a challenged bid fails.
+* Game 11: the bidder may only back "made" (``bidder_bets``); stakes are discretised
+  (``bet_fractions``).
 * Game 12: the organizer chooses before setup; the target is the config's.
 * The timer is a move budget; ``max_rounds`` bounds the game (highest score wins).
-* Ties share the win.
+* Ties share the win (``ties``).
 
 Version history
 ---------------
+* v1 (moon-envs 0.2.0): Game 10's 70 can be challenged; a broken Game 8 chain's moons
+  leave the board; an exclusion survives a round nobody bids on and bars side bets; the
+  house readings above became parameters; snapshots are validated field by field.
 * v0 (moon-envs 0.1.0): first release.
 """
 
