@@ -86,7 +86,7 @@ def greedy_moves(state: MoonstarState) -> tuple[int, list[tuple[int, int, int]]]
             seen_faces.add(f)
             for m in moons:
                 for k in range(nd):
-                    t = (stars[m] + solver.displacement(f, k)) % NUM_STARS
+                    t = (stars[m] + solver.displacement(f, k, r.movement)) % NUM_STARS
                     if r.scoring == "planets":
                         v = values[t]
                     elif r.scoring == "squares":
@@ -288,7 +288,10 @@ class MoonstarOracleAgent(_MoonstarAgent):
                 continue
             cost = 0
             for f in range(1, 7):
-                cost += max(values[(s + solver.displacement(f, k)) % NUM_STARS] for k in range(nd))
+                cost += max(
+                    values[(s + solver.displacement(f, k, r.movement)) % NUM_STARS]
+                    for k in range(nd)
+                )
             if best_cost is None or cost < best_cost:
                 best, best_cost = s, cost
         return best

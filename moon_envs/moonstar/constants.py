@@ -11,3 +11,10 @@ CHALLENGE_STAKE = 25
 PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
 DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
 PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+
+
+def direction_name(direction: int, movement: str) -> str:
+    """The name of move direction ``direction`` under the round's ``movement``."""
+    if direction == 3 and movement == "double_double":
+        return "ccw x2"
+    return DIRECTION_NAMES[direction]

@@ -130,7 +130,8 @@ Parameters
                                        [5, 5, 10, 10], or none for squares/chains
 ``scoring``        ``"planets"``       ``"squares"`` (Game 7), ``"chains"`` (Game 8)
 ``favourite_star`` False               Game 6
-``movement``       ``"exact"``         ``"double_half"`` (Game 9)
+``movement``       ``"exact"``         ``"double_half"`` (Game 9: counter-clockwise d or
+                                       ⌊d/2⌋) or ``"double_double"`` (d or 2d both ways)
 ``challenges``     False               Game 10
 ``side_bets``      False               Game 11
 ``bet_fractions``  [0, .25, .5, 1]     side-bet stakes (first must be 0)
@@ -180,7 +181,7 @@ Each is argued in ``docs/rules.md``; those with a choice are parameters (above).
   organizer still takes the +20 (``excluded_organizer_bonus``); an excluded player places
   no side bet (``excluded_side_bets``).
 * Game 8: scored points stay when a chain breaks; only moved moons count in a chain.
-* Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars.
+* Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars (``movement``).
 * Game 10: a challenge counts as a pass for ending the auction; a new bid cancels all
   challenges; the high bidder may not challenge.
 * Game 10: bystanders gain ``challenge_fail_bonus`` (10) when a challenged bid fails.
@@ -194,7 +195,8 @@ Version history
 ---------------
 * v1 (moon-envs 0.2.0): Game 10's 70 can be challenged; a broken Game 8 chain's moons
   leave the board; an exclusion survives a round nobody bids on and bars side bets; the
-  house readings above became parameters; snapshots are validated field by field.
+  house readings above became parameters (and Game 9's literal reading,
+  ``movement="double_double"``); snapshots are validated field by field.
 * v0 (moon-envs 0.1.0): first release.
 """
 

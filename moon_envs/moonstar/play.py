@@ -15,7 +15,7 @@ import numpy as np
 
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.constants import (
-    DIRECTION_NAMES,
+    direction_name,
 )
 from moon_envs.moonstar.variants import (
     NUM_STARS,
@@ -100,7 +100,7 @@ class PlayPhase:
         m, d, k = g.decode_move(action)
         face = int(self.dice[d])
         s0 = int(self.moon_star[m])
-        t = (s0 + solver.displacement(face, k)) % NUM_STARS
+        t = (s0 + solver.displacement(face, k, self.rules.movement)) % NUM_STARS
         self.moon_star[m] = t
         b = self.board
         b[s0 * 5 + 2] -= 1.0 / 15.0
@@ -140,6 +140,7 @@ class PlayPhase:
         self.moves_done += 1
         b[g.t_round] = math.tanh(self.round_total / 50.0)
         b[g.t_round + 1] = self.moves_done / 15.0
-        self.last_action = f"moon {m} with die {face} {DIRECTION_NAMES[k]} to star {t} (+{gained})"
+        way = direction_name(k, r.movement)
+        self.last_action = f"moon {m} with die {face} {way} to star {t} (+{gained})"
         if self.moves_done == r.num_moves:
             self._settle()

@@ -196,7 +196,7 @@ class MoonstarGame(Game):
 def _rule_features(r: RoundRules) -> np.ndarray:
     v = np.zeros(10, dtype=np.float32)
     v[("planets", "squares", "chains").index(r.scoring)] = 1.0
-    v[3] = r.movement == "double_half"
+    v[3] = {"exact": 0.0, "double_half": 1.0, "double_double": 0.5}[r.movement]
     v[4] = r.favourite_star
     v[5] = r.challenges
     v[6] = r.side_bets

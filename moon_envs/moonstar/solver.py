@@ -25,7 +25,8 @@ Methods (numpy only, no scipy):
   order, transpositions skipped, bound from the largest reachable pile) finds the optimum.
 
 Direction ``k`` of a move: 0 clockwise ``d``, 1 counter-clockwise ``d``, and with Game 9
-movement 2 clockwise ``2d``, 3 counter-clockwise ``d // 2``.
+movement 2 clockwise ``2d``, 3 counter-clockwise ``d // 2`` (``"double_half"``) or ``2d``
+(``"double_double"``, the seed's literal words).
 """
 
 from __future__ import annotations
@@ -38,20 +39,21 @@ import numpy as np
 NUM_STARS = 12
 
 
-def displacement(face: int, direction: int) -> int:
-    """Signed number of stars moved by a die ``face`` in ``direction`` (0..3)."""
+def displacement(face: int, direction: int, movement: str = "double_half") -> int:
+    """Signed number of stars moved by a die ``face`` in ``direction`` (0..3) under
+    ``movement`` (direction 3 only exists with Game 9's movements)."""
     if direction == 0:
         return face
     if direction == 1:
         return -face
     if direction == 2:
         return 2 * face
-    return -(face // 2)
+    return -2 * face if movement == "double_double" else -(face // 2)
 
 
 def num_directions(movement: str) -> int:
-    """2 for exact movement, 4 with Game 9's double/half movement."""
-    return 4 if movement == "double_half" else 2
+    """2 for exact movement, 4 with Game 9's movements."""
+    return 2 if movement == "exact" else 4
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class Situation:
         dice: face of each free die (the die's index is its position).
         star_values: 12 planet values (0: no planet); ignored by squares and chains.
         scoring: ``"planets"``, ``"squares"`` or ``"chains"``.
-        movement: ``"exact"`` or ``"double_half"``.
+        movement: ``"exact"``, ``"double_half"`` or ``"double_double"``.
         red_star: the star of Game 6's red planet (its moons score double), or None.
         choose_red: the player still has to place the red planet (Game 6): the best over
             the stars holding a planet is taken and returned in the solution.
@@ -118,7 +120,7 @@ def score_plan(
     total = 0
     chain_star, chain_len = sit.chain_star, sit.chain_len
     for m, d, k in plan:
-        t = (sit.moon_stars[m] + displacement(sit.dice[d], k)) % NUM_STARS
+        t = (sit.moon_stars[m] + displacement(sit.dice[d], k, sit.movement)) % NUM_STARS
         if sit.scoring == "planets":
             total += landing_value(sit.star_values, t, red)
         elif sit.scoring == "squares":
@@ -167,7 +169,9 @@ def _weights(sit: Situation, faces: list[int], red: int | None) -> tuple[np.ndar
     if red is not None:
         vals[red] *= 2
     start = np.array(sit.moon_stars, dtype=np.int64)[:, None, None]
-    disp = np.array([[displacement(f, k) for k in range(nd)] for f in faces], dtype=np.int64)
+    disp = np.array(
+        [[displacement(f, k, sit.movement) for k in range(nd)] for f in faces], dtype=np.int64
+    )
     land = (start + disp[None, :, :]) % NUM_STARS
     v = vals[land]  # moons x faces x directions
     return v.max(axis=2), v.argmax(axis=2)
@@ -187,7 +191,8 @@ def _independent_total(sit: Situation, red: int | None) -> int:
     faces = list(count)
     left = [count[f] for f in faces]
     nf = len(faces)
-    four = sit.movement == "double_half"
+    four = sit.movement != "exact"
+    ccw_far = 2 if sit.movement == "double_double" else 0  # 0: half the die
     by_star: dict[int, tuple] = {}
     rel = []
     for s in sit.moon_stars:
@@ -198,7 +203,8 @@ def _independent_total(sit: Situation, red: int | None) -> int:
                 a, b = vals[(s + f) % 12], vals[(s - f) % 12]
                 e = max(b, a)
                 if four:
-                    c, d = vals[(s + 2 * f) % 12], vals[(s - f // 2) % 12]
+                    back = ccw_far * f if ccw_far else f // 2
+                    c, d = vals[(s + 2 * f) % 12], vals[(s - back) % 12]
                     e = max(e, c, d)
                 row.append(e - 1)
             opts = [j for j in range(nf) if row[j] > 0]
@@ -341,7 +347,7 @@ def _solve_convex(sit: Situation) -> Solution:
         opts = []
         for f in range(nf):
             for k in range(nd):
-                t = (s + displacement(faces[f], k)) % NUM_STARS
+                t = (s + displacement(faces[f], k, sit.movement)) % NUM_STARS
                 if (t, f) not in seen:
                     seen.add((t, f))
                     opts.append((t, f, k))
@@ -452,7 +458,9 @@ def _solve_convex(sit: Situation) -> Solution:
         plan.append((m, free[f].pop(0), k))
 
     def landing(mv: tuple[int, int, int]) -> int:
-        return (sit.moon_stars[mv[0]] + displacement(sit.dice[mv[1]], mv[2])) % NUM_STARS
+        return (
+            sit.moon_stars[mv[0]] + displacement(sit.dice[mv[1]], mv[2], sit.movement)
+        ) % NUM_STARS
 
     plan.sort(key=lambda mv: (landing(mv) != cs, landing(mv)))  # the chain in progress first
     return Solution(int(best_total), plan, None)
@@ -476,7 +484,8 @@ def brute_force(sit: Situation) -> int:
                     if sit.scoring == "chains":
                         counts = [0] * NUM_STARS
                         for m, d, k in plan:
-                            counts[(sit.moon_stars[m] + displacement(sit.dice[d], k)) % 12] += 1
+                            t = sit.moon_stars[m] + displacement(sit.dice[d], k, sit.movement)
+                            counts[t % 12] += 1
                         v = sum(c * (c + 1) // 2 for c in counts)
                         if sit.chain_star >= 0:
                             v += sit.chain_len * counts[sit.chain_star]

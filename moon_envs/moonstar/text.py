@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.moonstar.constants import (
-    DIRECTION_NAMES,
+    direction_name,
 )
 from moon_envs.moonstar.variants import (
     MIN_BID,
@@ -51,7 +51,7 @@ class TextViews:
         if g.a_move <= a < g.spec.num_actions:
             m, d, k = g.decode_move(a)
             face = int(self.dice[d]) if d < len(self.dice) else 0
-            return f"moon {m} with die {d} ({face}) {DIRECTION_NAMES[k]}"
+            return f"moon {m} with die {d} ({face}) {direction_name(k, self.rules.movement)}"
         raise ValueError(f"action {a} is out of range 0..{g.spec.num_actions - 1}")
 
     def action_to_public_string(self, action: int, observer: int) -> str:

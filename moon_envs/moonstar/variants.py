@@ -28,7 +28,7 @@ NUM_STARS = 12
 MAX_MOONS_PER_STAR = 3
 MIN_BID, MAX_BID = 2, 70
 SCORINGS = ("planets", "squares", "chains")
-MOVEMENTS = ("exact", "double_half")
+MOVEMENTS = ("exact", "double_half", "double_double")
 COUNT_RULES = ("auto", "equal", "more_moons", "more_dice")
 SETUPS = ("organizer", "random")
 TIE_RULES = ("shared", "none")
@@ -70,7 +70,8 @@ class RoundRules:
         planets: planet values (Game 5); empty for squares and chains scoring.
         scoring: ``"planets"`` (Games 1–6), ``"squares"`` (Game 7), ``"chains"`` (Game 8).
         favourite_star: Game 6, the player of the round places the red planet.
-        movement: ``"exact"`` or ``"double_half"`` (Game 9).
+        movement: ``"exact"``, ``"double_half"`` (Game 9: counter-clockwise d or d // 2)
+            or ``"double_double"`` (Game 9 read literally: d or 2d both ways).
         challenges: Game 10.
         side_bets: Game 11.
         move_budget: moves allowed to the player of the round (the sand timer), or None.
@@ -258,7 +259,9 @@ class MoonstarConfig:
             two 10s with planet scoring, none with squares or chains.
         scoring: ``"planets"`` (Game 1), ``"squares"`` (Game 7), ``"chains"`` (Game 8).
         favourite_star: Game 6 (red planet doubles a planet's star).
-        movement: ``"exact"`` or ``"double_half"`` (Game 9).
+        movement: ``"exact"``, ``"double_half"`` (Game 9; [HOUSE] counter-clockwise d or
+            d // 2, the seed's worked halves) or ``"double_double"`` (the seed's words read
+            literally: d or 2d both ways).
         challenges: Game 10.
         side_bets: Game 11.
         bet_fractions: the side-bet stakes as fractions of the bettor's score, rounded down

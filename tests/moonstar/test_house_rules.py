@@ -240,3 +240,18 @@ def test_game8_broken_chain_moons_leave_board_observation_and_text():
 def test_bad_house_rule_values_name_the_field(field, value):
     with pytest.raises(ConfigError, match=field):
         MoonstarGame(**{field: value})
+
+
+# ---- Game 9: the two readings of the garbled sentence ----------------------------------------
+
+
+@pytest.mark.parametrize("movement,far_back", [("double_half", 1), ("double_double", 6)])
+def test_game9_counter_clockwise_far_move(movement, far_back):
+    g, st = start(game=9, movement=movement)
+    set_round(st, PLANETS, MOONS, DICE)
+    win_auction(st, 1, 2)
+    # moon 4 sits on star 7; die 3 counter-clockwise, the far option (direction 3)
+    d = st.dice.tolist().index(3)
+    st.apply_action(g.move_action(4, d, 3))
+    assert st.moon_star[4] == (7 - far_back) % 12
+    assert ("ccw x2" if movement == "double_double" else "ccw half") in st.last_action

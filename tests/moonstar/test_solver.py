@@ -74,6 +74,9 @@ def check_plan(sit: Situation, sol) -> None:
         ("planets", "double_half"),
         ("squares", "double_half"),
         ("chains", "double_half"),
+        ("planets", "double_double"),
+        ("squares", "double_double"),
+        ("chains", "double_double"),
     ],
 )
 def test_solver_equals_brute_force(scoring, movement):
