@@ -267,6 +267,11 @@ class State(ABC):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
 
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        """Whether ``outcome`` is possible at this chance node (override where the outcome
+        list is long and its ids are known without building it)."""
+        return any(o == outcome for o, _ in self._chance_outcomes())
+
     def _is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal for the player to move (override to skip the mask)."""
         mask = self._legal_mask()
@@ -309,10 +314,11 @@ class State(ABC):
         if player == TERMINAL:
             raise IllegalActionError(f"the game is over; action {a} cannot be applied")
         if player == CHANCE:
-            outcomes = [o for o, _ in self._chance_outcomes()]
-            if a not in outcomes:
+            if not self._is_chance_outcome(a):
+                outcomes = [o for o, _ in self._chance_outcomes()]
+                shown = outcomes if len(outcomes) <= 50 else [*outcomes[:50], "..."]
                 raise IllegalActionError(
-                    f"chance outcome {a} is not possible here; possible outcomes: {outcomes}"
+                    f"chance outcome {a} is not possible here; possible outcomes: {shown}"
                 )
         elif not self._is_legal(a):
             legal = np.flatnonzero(self._legal_mask()).tolist()

@@ -226,6 +226,41 @@ class MoonstarState(
             self.last_action = f"player_{action} organizes the first round"
             self._start_round()
 
+    # arrays changed in place by the rules; every other field is either immutable or
+    # replaced whole (the cached mask, the round report, the core's reward bookkeeping),
+    # so a clone may share it
+    _MUTABLE_ARRAYS = (
+        "points",
+        "planet_value",
+        "moon_star",
+        "moon_moved",
+        "dice",
+        "die_used",
+        "challengers",
+        "bet_side",
+        "bet_idx",
+        "bet_stake",
+        "landed",
+        "board",
+        "moons_on_star",
+        "play_block",
+    )
+
+    def clone(self) -> MoonstarState:
+        """An independent copy, field by field (the search's hot path)."""
+        new = object.__new__(MoonstarState)
+        d = self.__dict__.copy()
+        for k in self._MUTABLE_ARRAYS:
+            d[k] = d[k].copy()
+        d["planets_to_place"] = d["planets_to_place"][:]
+        new.__dict__ = d
+        return new
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        if self.phase == "roll":  # ids 0..k-1 of the sorted multisets
+            return 0 <= outcome < len(self.game.roll_faces[self.rules.num_dice])
+        return any(o == outcome for o, _ in self._chance_outcomes())
+
     def _validate(self) -> None:
         validate_state(self)
 
