@@ -202,7 +202,10 @@ _CACHE: dict[str, CardSet] = {}
 def load_cards(path: str | None = None) -> CardSet:
     """Load and validate a card file (``None``: the package's default ``data/cards.json``)."""
     p = Path(path) if path else DEFAULT_PATH
-    key = str(p.resolve())
+    try:
+        key = f"{p.resolve()}@{p.stat().st_mtime_ns}"
+    except FileNotFoundError:
+        raise ConfigError(f"cards={str(p)!r}: no such card file") from None
     if key in _CACHE:
         return _CACHE[key]
     try:

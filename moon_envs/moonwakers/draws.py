@@ -28,7 +28,8 @@ def _uniform(items) -> list[tuple[int, float]]:
 
 def _draw_outcomes(s, t) -> list[tuple[int, float]]:
     if not s.pile and s.discard:  # the discard pile is reshuffled into the terrain pile
-        s.pile.extend(s.discard)
+        for c in s.discard:
+            s.to_pile(c)
         s.discard.clear()
     if t["dest"] == "setup":
         bad = ("accident", "infrared_storm", "ionic_storm")
