@@ -47,7 +47,8 @@ def labo_targets(s, seat: int) -> list[int]:
 
 def _claim_legal(s, t) -> list[int]:
     x = t["seat"]
-    out = [A.PASS, *[A.CLAIM + k for k in range(len(s.combo_up)) if s.can_afford(x, k)]]
+    have = s.resources(x)
+    out = [A.PASS, *[A.CLAIM + k for k in range(len(s.combo_up)) if s.can_afford(x, k, have)]]
     return out + labo_targets(s, x)
 
 
@@ -102,16 +103,10 @@ def pay_start(s, t) -> None:
 
 def _pay_legal(s, t) -> list[int]:
     x = t["seat"]
-    need = np.array(s.pay_need) > 0
-    cards = s.cards
-    out = sorted(
-        {
-            A.PAY_MAPPED + int(cards.terrain_element[c])
-            for c in s.mapped[x]
-            if need[cards.terrain_element[c]]
-        }
-    )
-    out += [A.HAND + c for c in sorted(s.hand[x]) if np.any(cards.explored_elements[c][need] > 0)]
+    need = s.pay_need
+    element_of, gives = s.cards.element_of, s.cards.gives
+    out = sorted({A.PAY_MAPPED + element_of[c] for c in s.mapped[x] if need[element_of[c]]})
+    out += [A.HAND + c for c in sorted(s.hand[x]) if any(g and v for g, v in zip(gives[c], need))]
     return out
 
 

@@ -48,6 +48,7 @@ EXPLORED_KINDS = (
 )
 ACTION_KINDS = ("labo", "cryogen", "defective_shelter", "scan", "shelter", "shield")
 ABILITIES = ("shortcut", "permutation", "dash")
+_KIND_INDEX = {k: i for i, k in enumerate(EXPLORED_KINDS)}
 DEFAULT_PATH = Path(__file__).with_name("data") / "cards.json"
 _TOP_KEYS = {"schema", "elements", "combinations", "terrain", "characters"}
 
@@ -76,6 +77,15 @@ class CardSet:
     biomes: tuple[str, ...]
     character_names: tuple[str, ...]
     character_ability: np.ndarray
+    # the same facts as plain tuples, for the hot paths
+    element_of: tuple[int, ...] = ()
+    gives: tuple[tuple[int, ...], ...] = ()
+    gives_sparse: tuple[tuple[tuple[int, int], ...], ...] = ()
+    kind_of: tuple[int, ...] = ()
+    biome_of: tuple[int, ...] = ()
+    cost_of: tuple[tuple[int, ...], ...] = ()
+    points_of: tuple[int, ...] = ()
+    ability_of: tuple[int, ...] = ()
 
     @property
     def num_terrain(self) -> int:
@@ -89,7 +99,7 @@ class CardSet:
         return EXPLORED_KINDS[int(self.explored_kind[card])]
 
     def is_kind(self, card: int, kind: str) -> bool:
-        return int(self.explored_kind[card]) == EXPLORED_KINDS.index(kind)
+        return self.kind_of[card] == _KIND_INDEX[kind]
 
 
 def _fail(where: str, field: str, problem: str) -> None:
@@ -181,7 +191,16 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
             _fail(where, "ability", f"is {card['ability']!r}; allowed: {list(ABILITIES)}")
         abilities.append(ABILITIES.index(card["ability"]))
 
+    biome_names = tuple(sorted(set(biomes)))
     return CardSet(
+        element_of=tuple(faces),
+        gives=tuple(tuple(int(v) for v in e) for e in explored),
+        gives_sparse=tuple(tuple((i, int(v)) for i, v in enumerate(e) if v) for e in explored),
+        kind_of=tuple(kinds),
+        biome_of=tuple(biome_names.index(b) for b in biomes),
+        cost_of=tuple(tuple(int(v) for v in c) for c in costs),
+        points_of=tuple(points),
+        ability_of=tuple(abilities),
         source=source,
         combo_names=tuple(names),
         combo_cost=np.array(costs, dtype=np.int64),
@@ -190,7 +209,7 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
         terrain_element=np.array(faces, dtype=np.int64),
         explored_kind=np.array(kinds, dtype=np.int64),
         explored_elements=np.array(explored, dtype=np.int64),
-        biomes=tuple(sorted(set(biomes))),
+        biomes=biome_names,
         character_names=tuple(char_names),
         character_ability=np.array(abilities, dtype=np.int64),
     )

@@ -11,6 +11,8 @@ from moon_envs.moonwakers.cards import load_cards
 from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig
 from moon_envs.moonwakers.state import MoonwakersState as _Core
 
+observation.index_decision_kinds()
+
 
 class MoonwakersState(_Core):
     """A Moonwakers position with its views: observation, text, resample, global state."""

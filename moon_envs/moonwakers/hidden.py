@@ -34,6 +34,7 @@ def resample(s, player: int, rng: np.random.Generator):
                 if not new.known[c] & bit:
                     places.append((pile, k))
     if not places and not new.pile:
+        new.forget_memos()
         return new
     old_known = list(new.known)
     pool = list(new.pile) + [box[k] for box, k in places]
@@ -53,6 +54,7 @@ def resample(s, player: int, rng: np.random.Generator):
     new.pile = sorted(c for c in pool if c not in used)
     for c in new.pile:
         new.known[c] = 0
+    new.forget_memos()
     return new
 
 

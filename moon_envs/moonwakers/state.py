@@ -19,7 +19,7 @@ import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, State
 from moon_envs.moonwakers import tasks as T
-from moon_envs.moonwakers.cards import ABILITIES
+from moon_envs.moonwakers.cards import ABILITIES, EXPLORED_KINDS
 from moon_envs.moonwakers.config import (
     PROTECTION_MOD,
     SCAN_MOD,
@@ -97,8 +97,10 @@ class MoonwakersState(State):
 
     def holding(self, seat: int, kind: str) -> int:
         """A card of explored ``kind`` in ``seat``'s hand (the oldest), or -1."""
+        k = EXPLORED_KINDS.index(kind)
+        kind_of = self.cards.kind_of
         for c in self.hand[seat]:
-            if self.cards.is_kind(c, kind):
+            if kind_of[c] == k:
                 return c
         return -1
 
@@ -130,22 +132,34 @@ class MoonwakersState(State):
         self.to_pile(c)
         return c
 
-    def resources(self, seat: int) -> np.ndarray:
+    def resources(self, seat: int) -> list[int]:
         """Element counts of ``seat``: terrain faces of mapped cards + explored hand faces."""
         cards = self.cards
-        total = np.zeros(6, dtype=np.int64)
+        total = [0] * 6
+        element_of = cards.element_of
         for c in self.mapped[seat]:
-            total[cards.terrain_element[c]] += 1
+            total[element_of[c]] += 1
+        gives = cards.gives_sparse
         for c in self.hand[seat]:
-            total += cards.explored_elements[c]
+            for e, v in gives[c]:
+                total[e] += v
         return total
 
-    def can_afford(self, seat: int, slot: int) -> bool:
+    def can_afford(self, seat: int, slot: int, have: list[int] | None = None) -> bool:
         combo = self.combo_up[slot]
-        return combo >= 0 and bool(np.all(self.resources(seat) >= self.cards.combo_cost[combo]))
+        if combo < 0:
+            return False
+        if have is None:
+            have = self.resources(seat)
+        cost = self.cards.cost_of[combo]
+        return all(h >= c for h, c in zip(have, cost))
 
     def points(self, seat: int) -> int:
-        return int(sum(int(self.cards.combo_points[c]) for c in self.bought[seat]))
+        points_of = self.cards.points_of
+        total = 0
+        for c in self.bought[seat]:
+            total += points_of[c]
+        return total
 
     @property
     def target(self) -> int:
@@ -153,7 +167,12 @@ class MoonwakersState(State):
 
     # ---- the queue ---------------------------------------------------------------------
     def advance(self) -> None:
-        """Run auto tasks and skip void ones until a chance node, a decision or the end."""
+        """Run auto tasks and skip void ones until a chance node, a decision or the end.
+
+        The front task keeps its legal actions (``_legal``) or chance outcomes
+        (``_chance``) once computed; it is popped by the next :meth:`apply_action`, and
+        :meth:`resample` drops these memos since it redraws cards they may depend on.
+        """
         tasks = self.tasks
         while tasks:
             t = tasks[0]
@@ -161,26 +180,32 @@ class MoonwakersState(State):
             if kind in T.AUTO:
                 tasks.pop(0)
                 T.AUTO[kind](self, t)
-            elif kind in T.CHANCE_OUTCOMES:
-                if T.CHANCE_OUTCOMES[kind](self, t):
-                    return
-                tasks.pop(0)
-            elif T.LEGAL[kind](self, t):
-                return
+                continue
+            if kind in T.CHANCE_OUTCOMES:
+                out = T.CHANCE_OUTCOMES[kind](self, t)
+                key = "_chance"
             else:
-                tasks.pop(0)
+                out = T.LEGAL[kind](self, t)
+                key = "_legal"
+            if out:
+                t[key] = out
+                return
+            tasks.pop(0)
 
     def _current_player(self) -> int:
         if not self.tasks:
             return TERMINAL
         t = self.tasks[0]
-        if t["t"] in T.CHANCE_OUTCOMES:
+        if "_chance" in t:
             return CHANCE
         return t["seat"]
 
     def legal_list(self) -> list[int]:
         t = self.tasks[0]
-        return T.LEGAL[t["t"]](self, t)
+        out = t.get("_legal")
+        if out is None:
+            out = t["_legal"] = T.LEGAL[t["t"]](self, t)
+        return out
 
     def _legal_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
@@ -192,11 +217,22 @@ class MoonwakersState(State):
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         t = self.tasks[0]
-        return T.CHANCE_OUTCOMES[t["t"]](self, t)
+        out = t.get("_chance")
+        if out is None:
+            out = t["_chance"] = T.CHANCE_OUTCOMES[t["t"]](self, t)
+        return out
+
+    def forget_memos(self) -> None:
+        """Drop the front task's memo of legal actions / chance outcomes and recompute it
+        (after a change made outside :meth:`apply_action`)."""
+        if self.tasks:
+            self.tasks[0].pop("_legal", None)
+            self.tasks[0].pop("_chance", None)
+            self.advance()
 
     def _apply(self, action: int) -> None:
         t = self.tasks.pop(0)
-        if t["t"] in T.CHANCE_APPLY:
+        if "_chance" in t:
             T.CHANCE_APPLY[t["t"]](self, t, action)
         else:
             T.APPLY[t["t"]](self, t, action)
@@ -207,8 +243,9 @@ class MoonwakersState(State):
         return self.tasks[0]["t"] if self.tasks else "over"
 
     # ---- results -----------------------------------------------------------------------
-    def _scores(self) -> np.ndarray:
-        return np.array([self.points(s) for s in range(self.n)], dtype=np.float64)
+    def _scores(self) -> list[int]:
+        """Combination points per seat (a list: the core converts it)."""
+        return [self.points(s) for s in range(self.n)]
 
     def _winners(self) -> list[int]:
         """Most points; ties broken by more COMBINATION cards, then shared."""
