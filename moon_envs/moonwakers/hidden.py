@@ -98,6 +98,8 @@ def global_state_size(n: int, obs_size: int, num_terrain: int) -> int:
 
 def validate(s) -> None:
     """Raise :class:`ConfigError` on a field that no Moonwakers position can hold."""
+    if getattr(s, "n", None) != s.game.config.num_players:
+        raise ConfigError(f"state field 'n' must be {s.game.config.num_players} (num_players)")
     n, cards = s.n, s.cards
     nt, nk = cards.num_terrain, cards.num_combos
 

@@ -37,6 +37,7 @@ class MoonwakersState(State):
     def __init__(self, game) -> None:
         super().__init__(game)
         n = game.config.num_players
+        self.n = n  # seats
         cards = game.cards
         self.round = 0
         self.initiative = 0
@@ -71,10 +72,6 @@ class MoonwakersState(State):
         self.advance()
 
     # ---- helpers used by the phase modules --------------------------------------------
-    @property
-    def n(self) -> int:
-        return self.game.config.num_players
-
     @property
     def cards(self):
         return self.game.cards
@@ -254,9 +251,5 @@ class MoonwakersState(State):
         return [s for s in range(self.n) if keys[s] == best]
 
     def info(self) -> dict:
-        """Public facts: the round, the phase, the combination points."""
-        return {
-            "round": self.round,
-            "phase": self.phase(),
-            "points": [self.points(s) for s in range(self.n)],
-        }
+        """Public facts: the round and the combination points."""
+        return {"round": self.round, "points": self._scores()}
