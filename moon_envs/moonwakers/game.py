@@ -55,7 +55,10 @@ class MoonwakersGame(Game):
         self.layout = ActionLayout(self.cards.num_terrain)
         n = self.config.num_players
         obs = observation.observation_size(len(self.cards.biomes))
-        per_round = 60 * n + 4 * self.cards.num_terrain
+        # decisions per round: accidents (at most 3n + n(n+1) of them, n + 2 decisions
+        # each), abilities with their windows, placements, reveals, claims and payments
+        # (at most 12 atoms each) stay well below 40 n^2 + 4 N
+        per_round = 40 * n * n + 4 * self.cards.num_terrain
         return GameSpec(
             name="moonwakers",
             num_players=n,

@@ -90,6 +90,7 @@ def build_observation(s, p: int) -> np.ndarray:
     action_slot = _ACTION_SLOT
     opts_public, claims_public = s.options_public, s.claims_public
     count_slot = _COUNT_SLOT
+    have = None
     for r in range(n):
         x = (p + r) % n
         o = i + r * SEAT_FEATURES
@@ -114,6 +115,8 @@ def build_observation(s, p: int) -> np.ndarray:
                     counts[12 + a] += 1
             else:
                 hidden += 1
+        if r == 0:  # my own elements (all my hand cards are known to me)
+            have = [counts[e] + counts[6 + e] for e in range(6)] if not hidden else None
         for j in range(18):
             v = counts[j]
             if v:
@@ -148,7 +151,8 @@ def build_observation(s, p: int) -> np.ndarray:
             out[o + 1 + (occupant[k] - p) % n] = 1.0
     i += TABLE_SLOTS * tf
 
-    have = s.resources(p)
+    if have is None:
+        have = s.resources(p)
     cost_of = cards.cost_of
     for k, combo in enumerate(s.combo_up):
         if combo < 0:

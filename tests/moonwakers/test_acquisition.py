@@ -142,3 +142,11 @@ def test_the_discard_pile_is_reshuffled_into_an_empty_pile():
     s.discard, s.pile = s.pile, []
     run(s, ("draw", {"dest": "table", "slot": 0}))
     assert s.discard == [] and len(s.chance_outcomes()) == 50
+
+
+def test_the_game_ends_when_no_combination_card_is_left():
+    s = blank(2)
+    s.bought = [list(range(0, 17, 2)), list(range(1, 17, 2))]
+    s.combo_pile = []
+    run(s, ("round_over", {}))
+    assert s.is_terminal()

@@ -80,3 +80,17 @@ def test_a_user_card_file_is_played_and_a_bad_one_stops_make(tmp_path):
     (tmp_path / "broken.json").write_text("{")
     with pytest.raises(ConfigError, match="not valid JSON"):
         moon_envs.make("moonwakers_v0", cards=str(tmp_path / "broken.json"))
+
+
+def test_the_action_space_follows_the_number_of_terrain_cards(tmp_path):
+    data = _data()
+    data["terrain"] = data["terrain"][:40]
+    path = tmp_path / "forty.json"
+    path.write_text(json.dumps(data))
+    env = moon_envs.make("moonwakers_v0", cards=str(path))
+    assert env.game.spec.num_actions == 95 + 40
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))
+    assert all(env.terminations.values())
