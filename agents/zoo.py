@@ -29,6 +29,7 @@ _BY_GAME: dict[str, dict[str, str]] = {
         "oracle": "agents.heuristics.moonstar:MoonstarOracleAgent",
     },
     "moon_harvesters": {"greedy": "agents.heuristics.moon_harvesters:HarvestersGreedyAgent"},
+    "moonwakers": {"heuristic": "agents.heuristics.moonwakers:MoonwakersHeuristicAgent"},
 }
 _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
 _ANY_GAME = {"random": "agents.random_agent:RandomAgent"}

@@ -174,3 +174,11 @@ register(
         gym_id="moon_envs/MoonHarvesters-v0",
     )
 )
+register(
+    EnvEntry(
+        id="moonwakers_v0",
+        module="moon_envs.moonwakers.env",
+        summary="Moonwakers SEED: hidden terrain cards, sealed choices, duels; 2-6 players.",
+        gym_id="moon_envs/Moonwakers-v0",
+    )
+)

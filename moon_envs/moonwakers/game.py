@@ -1,0 +1,72 @@
+"""The Moonwakers game object and its state class (the rules engine's entry point)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moon_envs.core.game import Game, GameSpec
+from moon_envs.moonwakers import acquisition, draws, opening, positioning, reveal  # noqa: F401 (handlers)
+from moon_envs.moonwakers import hidden, observation, text
+from moon_envs.moonwakers.cards import load_cards
+from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig
+from moon_envs.moonwakers.state import MoonwakersState as _Core
+
+observation.index_decision_kinds()
+
+
+class MoonwakersState(_Core):
+    """A Moonwakers position with its views: observation, text, resample, global state."""
+
+    def _observation(self, player: int) -> np.ndarray:
+        return observation.build_observation(self, player)
+
+    def _global_state(self) -> np.ndarray:
+        return hidden.global_state(self)
+
+    def resample(self, player: int, rng: np.random.Generator) -> MoonwakersState:
+        return hidden.resample(self, player, rng)
+
+    def _validate(self) -> None:
+        hidden.validate(self)
+
+    def to_string(self, player: int | None = None) -> str:
+        if player is not None and not 0 <= player < self.n:
+            raise ValueError(f"player must be in 0..{self.n - 1}, got {player}")
+        return text.to_text(self, player)
+
+    def __str__(self) -> str:
+        return text.to_text(self, None)
+
+    def action_to_string(self, action: int) -> str:
+        return text.action_name(self, action)
+
+    def action_to_public_string(self, action: int, observer: int) -> str:
+        return text.public_action_name(self, action, observer)
+
+
+class MoonwakersGame(Game):
+    """Moonwakers SEED rules (RULES.md §2) with the card file ``config.cards``."""
+
+    config_class = MoonwakersConfig
+    state_class = MoonwakersState
+
+    def _make_spec(self) -> GameSpec:
+        self.cards = load_cards(self.config.cards)
+        self.layout = ActionLayout(self.cards.num_terrain)
+        n = self.config.num_players
+        obs = observation.observation_size(len(self.cards.biomes))
+        # decisions per round: accidents (at most 3n + n(n+1) of them, n + 2 decisions
+        # each), abilities with their windows, placements, reveals, claims and payments
+        # (at most 12 atoms each) stay well below 40 n^2 + 4 N
+        per_round = 40 * n * n + 4 * self.cards.num_terrain
+        return GameSpec(
+            name="moonwakers",
+            num_players=n,
+            num_actions=self.layout.num_actions,
+            observation_shape=(obs,),
+            max_game_length=self.config.max_rounds * per_round,
+            has_chance=True,
+            hidden_information=True,
+            max_chance_outcomes=max(self.cards.num_terrain, self.cards.num_combos, 12),
+            state_shape=(hidden.global_state_size(n, obs, self.cards.num_terrain),),
+        )

@@ -1,0 +1,219 @@
+"""The Moonwakers observation of one seat: only what that seat may know, from its view.
+
+Layout (every entry in [0, 1]; seats rotated so that the observer comes first, padded to
+six seats):
+
+* global: one-hot of the decision to take (the task kinds of :mod:`tasks`, plus 'other'),
+  round / max_rounds, pile and discard sizes / terrain cards, options public, claims
+  public, the elements still to pay (/ 6, when paying);
+* per seat (:data:`SEAT_FEATURES`): present, ability (3), SCAN / PROTECTION (once public,
+  or one's own), points / target, COMBINATION cards / 8, mapped elements (6, / 6), hand
+  size / 12, elements of the hand cards this seat sees (6, / 6), action cards it sees
+  (6, / 2), hand cards it cannot see / 6, ability used, frozen, initiative, table slot
+  (7 one-hot), MAP / EXPLORE, claim (pass + 3 slots; once public, or one's own);
+* per table slot: present, occupant (6 one-hot, rotated), terrain element (6), biome
+  (one-hot over the card file's biomes), and, when the observer knows its explored face,
+  its kind (10) and elements (6, / 3);
+* per face-up COMBINATION slot: present, cost (6, / 6), points / 10, affordable by me.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+
+from moon_envs.moonwakers import tasks as T
+from moon_envs.moonwakers.cards import ACTION_KINDS, EXPLORED_KINDS
+from moon_envs.moonwakers.config import COMBO_SLOTS, MAX_PLAYERS, TABLE_SLOTS
+
+SEAT_FEATURES = 1 + 3 + 2 + 1 + 1 + 6 + 1 + 6 + 6 + 1 + 3 + TABLE_SLOTS + 2 + 4
+COMBO_FEATURES = 1 + 6 + 1 + 1
+
+
+def global_size() -> int:
+    return len(T.DECISION_KINDS) + 1 + 5 + 6
+
+
+def table_features(num_biomes: int) -> int:
+    return 1 + MAX_PLAYERS + 6 + num_biomes + len(EXPLORED_KINDS) + 6
+
+
+def observation_size(num_biomes: int) -> int:
+    return (
+        global_size()
+        + MAX_PLAYERS * SEAT_FEATURES
+        + TABLE_SLOTS * table_features(num_biomes)
+        + COMBO_SLOTS * COMBO_FEATURES
+    )
+
+
+def _scaled(div: float) -> list[float]:
+    """``min(1, v / div)`` for v = 0..299 (a lookup table for the hot path; no count in
+    a position reaches 300: at most 96 cards of at most 3 atoms)."""
+    return [min(1.0, v / div) for v in range(300)]
+
+
+_BY2, _BY3, _BY6, _BY8, _BY12 = (_scaled(d) for d in (2, 3, 6, 8, 12))
+
+
+def build_observation(s, p: int) -> np.ndarray:
+    cards = s.cards
+    n = s.n
+    nb = len(cards.biomes)
+    element_of, sparse, kind_of = cards.element_of, cards.gives_sparse, cards.kind_of
+    seen_rows, unseen_rows, combo_rows, zeros = _rows(cards)
+    out = array("f", zeros)
+    tasks = s.tasks
+    t = tasks[0]["t"] if tasks else None
+    nkinds = len(T.DECISION_KINDS)
+    out[_KIND_SLOT.get(t, nkinds)] = 1.0
+    i = nkinds + 1
+    nt = cards.num_terrain
+    out[i] = min(1.0, s.round / s.game.config.max_rounds)
+    out[i + 1] = len(s.pile) / nt
+    out[i + 2] = len(s.discard) / nt
+    out[i + 3] = float(s.options_public)
+    out[i + 4] = float(s.claims_public)
+    i += 5
+    if t == "pay" and tasks[0]["seat"] == p:
+        need = s.pay_need
+        for e in range(6):
+            out[i + e] = _BY6[need[e]]
+    i += 6
+
+    bit = 1 << p
+    target = s.target
+    known = s.known
+    ability = cards.ability_of
+    by6 = _BY6
+    action_slot = _ACTION_SLOT
+    opts_public, claims_public = s.options_public, s.claims_public
+    count_slot = _COUNT_SLOT
+    have = None
+    for r in range(n):
+        x = (p + r) % n
+        o = i + r * SEAT_FEATURES
+        out[o] = 1.0
+        if s.character[x] >= 0:
+            out[o + 1 + ability[s.character[x]]] = 1.0
+        opt = s.option[x]
+        if opt >= 0 and (opts_public or x == p):
+            out[o + 4 + opt] = 1.0
+        out[o + 6] = min(1.0, s.points(x) / target)
+        out[o + 7] = _BY8[len(s.bought[x])]
+        counts = [0] * 18  # mapped elements, seen hand elements, seen action cards
+        for c in s.mapped[x]:
+            counts[element_of[c]] += 1
+        hidden = 0
+        for c in s.hand[x]:
+            if known[c] & bit:
+                for e, v in sparse[c]:
+                    counts[6 + e] += v
+                a = action_slot[kind_of[c]]
+                if a >= 0:
+                    counts[12 + a] += 1
+            else:
+                hidden += 1
+        if r == 0:  # my own elements (all my hand cards are known to me)
+            have = [counts[e] + counts[6 + e] for e in range(6)] if not hidden else None
+        for j in range(18):
+            v = counts[j]
+            if v:
+                k, table = count_slot[j]
+                out[o + k] = table[v]
+        out[o + 14] = _BY12[len(s.hand[x])]
+        if hidden:
+            out[o + 27] = by6[hidden]
+        if s.ability_used[x]:
+            out[o + 28] = 1.0
+        if s.frozen[x]:
+            out[o + 29] = 1.0
+        if x == s.initiative:
+            out[o + 30] = 1.0
+        if s.position[x] >= 0:
+            out[o + 31 + s.position[x]] = 1.0
+        if s.reveal_choice[x] >= 0:
+            out[o + 38 + s.reveal_choice[x]] = 1.0
+        claim = s.claims[x]
+        if claim >= -1 and (claims_public or x == p):
+            out[o + 41 + claim] = 1.0
+    i += MAX_PLAYERS * SEAT_FEATURES
+
+    tf = table_features(nb)
+    occupant = s.occupant
+    for k, c in enumerate(s.table):
+        if c < 0:
+            continue
+        o = i + k * tf
+        out[o : o + tf] = seen_rows[c] if known[c] & bit else unseen_rows[c]
+        if occupant[k] >= 0:
+            out[o + 1 + (occupant[k] - p) % n] = 1.0
+    i += TABLE_SLOTS * tf
+
+    if have is None:
+        have = s.resources(p)
+    cost_of = cards.cost_of
+    for k, combo in enumerate(s.combo_up):
+        if combo < 0:
+            continue
+        o = i + k * COMBO_FEATURES
+        out[o : o + COMBO_FEATURES] = combo_rows[combo]
+        cost = cost_of[combo]
+        for e in range(6):
+            if have[e] < cost[e]:
+                break
+        else:
+            out[o + 8] = 1.0
+    return np.frombuffer(out, dtype=np.float32)
+
+
+# count j of a seat (6 mapped elements, 6 seen hand elements, 6 seen action cards) ->
+# (offset in the seat block, scaling table)
+_COUNT_SLOT = [(8 + j, _BY6) for j in range(6)] + [(9 + j, _BY6) for j in range(6, 12)]
+_COUNT_SLOT += [(9 + j, _BY2) for j in range(12, 18)]
+_ROWS: dict[int, tuple] = {}
+
+
+def _rows(cards) -> tuple:
+    """Per card, its table-slot features (explored face seen / unseen; occupant left
+    out) and per COMBINATION card its features (affordability left out), built once per
+    card set."""
+    rows = _ROWS.get(id(cards))
+    if rows is not None and rows[0] is cards:
+        return rows[1]
+    nb = len(cards.biomes)
+    tf = table_features(nb)
+    nk = len(EXPLORED_KINDS)
+    seen, unseen = [], []
+    for c in range(cards.num_terrain):
+        row = [0.0] * tf
+        row[0] = 1.0
+        row[7 + cards.element_of[c]] = 1.0
+        row[13 + cards.biome_of[c]] = 1.0
+        unseen.append(array("f", row))
+        row[13 + nb + cards.kind_of[c]] = 1.0
+        for e, v in cards.gives_sparse[c]:
+            row[13 + nb + nk + e] = _BY3[v]
+        seen.append(array("f", row))
+    combos = []
+    for k in range(cards.num_combos):
+        row = [0.0] * COMBO_FEATURES
+        row[0] = 1.0
+        for e, v in enumerate(cards.cost_of[k]):
+            row[1 + e] = _BY6[v]
+        row[7] = min(1.0, cards.points_of[k] / 10)
+        combos.append(array("f", row))
+    built = (seen, unseen, combos, bytes(4 * observation_size(nb)))
+    _ROWS[id(cards)] = (cards, built)
+    return built
+
+
+_KIND_SLOT: dict = {}
+_ACTION_SLOT = [ACTION_KINDS.index(k) if k in ACTION_KINDS else -1 for k in EXPLORED_KINDS]
+
+
+def index_decision_kinds() -> None:
+    """Fix the phase one-hot once every phase module has registered its decisions."""
+    _KIND_SLOT.clear()
+    _KIND_SLOT.update({k: i for i, k in enumerate(T.DECISION_KINDS)})

@@ -1,0 +1,64 @@
+"""Hand-built Moonwakers positions for the rule tests."""
+
+from __future__ import annotations
+
+from moon_envs.moonwakers.config import face_up_combos
+from moon_envs.moonwakers.game import MoonwakersGame
+from moon_envs.moonwakers.tasks import task
+
+SHORTCUT, PERMUTATION, DASH = 0, 2, 4  # character ids with these abilities
+
+
+def blank(n: int = 2, chars=None):
+    """Round 1, initiative 0, everyone PROTECTION (public), all cards in their piles."""
+    s = MoonwakersGame(num_players=n).new_initial_state()
+    s.tasks = []
+    s.character = list(chars) if chars else [1, 3, 5, 0, 2, 4][:n]
+    s.round, s.initiative = 1, 0
+    s.option, s.options_public = [1] * n, True
+    s.pile = list(range(s.cards.num_terrain))
+    s.known = [0] * s.cards.num_terrain
+    s.combo_pile = list(range(s.cards.num_combos))
+    s.combo_up = [-1] * face_up_combos(n)
+    return s
+
+
+def of_kind(s, kind: str) -> list[int]:
+    return [c for c in range(s.cards.num_terrain) if s.cards.kind_name(c) == kind]
+
+
+def give(s, seat: int, card: int, public: bool = True) -> int:
+    s.pile.remove(card)
+    s.hand[seat].append(card)
+    s.known[card] = s.all_seats if public else 1 << seat
+    return card
+
+
+def map_card(s, seat: int, card: int) -> int:
+    s.pile.remove(card)
+    s.mapped[seat].append(card)
+    return card
+
+
+def lay(s, slot: int, card: int, occupant: int = -1) -> int:
+    s.pile.remove(card)
+    s.table[slot] = card
+    if occupant >= 0:
+        s.occupant[slot] = occupant
+        s.position[occupant] = slot
+    return card
+
+
+def show(s, slot: int, combo: int) -> None:
+    s.combo_pile.remove(combo)
+    s.combo_up[slot] = combo
+
+
+def run(s, *tasks) -> None:
+    """Queue ``tasks`` (kind, fields) and advance to the first decision or chance node."""
+    s.tasks = [task(kind, **fields) for kind, fields in tasks]
+    s.advance()
+
+
+def front(s) -> str:
+    return s.tasks[0]["t"] if s.tasks else "over"

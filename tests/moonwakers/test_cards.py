@@ -1,0 +1,96 @@
+"""The card data file: the default loads, bad files are named, a user file is played."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import moon_envs
+from moon_envs import ConfigError
+from moon_envs.moonwakers.cards import DEFAULT_PATH, load_cards, parse_cards
+
+
+def _data():
+    return json.loads(DEFAULT_PATH.read_text())
+
+
+def test_default_cards_match_the_house_lists():
+    cards = load_cards()
+    assert cards.num_combos == 17 and cards.num_terrain == 50
+    assert sorted(cards.combo_points.tolist())[-1] == 10
+    kinds = [cards.kind_name(c) for c in range(50)]
+    counts = {k: kinds.count(k) for k in set(kinds)}
+    assert counts == {
+        "elements": 24,
+        "accident": 8,
+        "infrared_storm": 2,
+        "ionic_storm": 2,
+        "labo": 2,
+        "cryogen": 2,
+        "defective_shelter": 2,
+        "scan": 2,
+        "shelter": 4,
+        "shield": 2,
+    }
+    storms = {cards.terrain_biome[c] for c in range(50) if kinds[c] == "infrared_storm"}
+    assert storms == {"Volcano", "Stone Columns"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d["combinations"][3].update(points=0), r"combinations\[3\] \('CO2'\).*points"),
+        (lambda d: d["combinations"][0]["cost"].update(X=1), r"combinations\[0\].*cost.*'X'"),
+        (lambda d: d["terrain"][7].update(element="Q"), r"terrain\[7\].*element"),
+        (
+            lambda d: d["terrain"][2]["explored"].update(kind="volcano"),
+            r"terrain\[2\].*explored.kind",
+        ),
+        (lambda d: d["terrain"][2]["explored"].update(elements={"H": 4}), r"terrain\[2\].*atoms"),
+        (lambda d: d["terrain"][0].pop("biome"), r"terrain\[0\].*'biome' is missing"),
+        (lambda d: d["characters"][5].update(ability="fly"), r"characters\[5\].*ability"),
+        (lambda d: d["characters"].pop(), r"characters.*exactly 6"),
+        (lambda d: d.update(extra=1), r"'extra' is unknown"),
+    ],
+)
+def test_bad_card_data_names_the_card_and_the_field(edit, message):
+    data = copy.deepcopy(_data())
+    edit(data)
+    with pytest.raises(ConfigError, match=message):
+        parse_cards(data)
+
+
+def test_a_user_card_file_is_played_and_a_bad_one_stops_make(tmp_path):
+    data = _data()
+    data["combinations"] = data["combinations"][:5]
+    good = tmp_path / "cards.json"
+    good.write_text(json.dumps(data))
+    env = moon_envs.make("moonwakers_v0", cards=str(good))
+    env.reset(seed=0)
+    assert env.game.cards.num_combos == 5
+    data["terrain"][4]["element"] = "Z"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match=r"terrain\[4\]"):
+        moon_envs.make("moonwakers_v0", cards=str(bad))
+    with pytest.raises(ConfigError, match="no such card file"):
+        moon_envs.make("moonwakers_v0", cards=str(tmp_path / "missing.json"))
+    (tmp_path / "broken.json").write_text("{")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        moon_envs.make("moonwakers_v0", cards=str(tmp_path / "broken.json"))
+
+
+def test_the_action_space_follows_the_number_of_terrain_cards(tmp_path):
+    data = _data()
+    data["terrain"] = data["terrain"][:40]
+    path = tmp_path / "forty.json"
+    path.write_text(json.dumps(data))
+    env = moon_envs.make("moonwakers_v0", cards=str(path))
+    assert env.game.spec.num_actions == 95 + 40
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))
+    assert all(env.terminations.values())
