@@ -80,8 +80,9 @@ def test_play_human_from_fake_stdin() -> None:
     )
     assert code == 0
     assert "player_1 (human)" in out
-    assert "Your move (player_1). Legal moves:" in out
-    assert "'not-a-number' is not a move number" in out
+    assert "Your move (player_1)." in out and "Legal moves:" in out
+    assert "'not-a-number' names no legal move" in out
+    assert "nearest legal moves:" in out
     assert "player_1 (human): " in out  # the human's moves were played
     assert "final scores:" in out
 
@@ -101,7 +102,11 @@ def test_play_human_quits_and_eof() -> None:
             ["play", "jupiter_v0", "--agents", "bogus", "random"],
             "allowed: ['greedy', 'heuristic', 'random']",
         ),
-        (["play", "jupiter_v0", "--agents", "random", "random", "random"], "needs 2 agents"),
+        (["play", "jupiter_v0", "--agents", *["random"] * 5], "cannot seat them"),
+        (
+            ["play", "jupiter_v0", "--agents", "random", "random", "--param", "num_players=3"],
+            "needs 3 agents",
+        ),
         (["play", "jupiter_v0", "--param", "num_players=9"], "num_players=9"),
         (["play", "jupiter_v0", "--param", "colour=red"], "valid parameters"),
         (["play", "jupiter_v0", "--param", "oops"], "KEY=VALUE"),
