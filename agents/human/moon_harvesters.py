@@ -9,6 +9,7 @@ in every orientation it may take.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agents.human.hooks import GameHooks, generic_narrate
@@ -74,9 +75,18 @@ def orientation_pictures(state: Any, seat: int) -> str:
 
 
 def aliases(state: Any, text: str) -> str:
-    """Covered cells typed in any order -> the placement's name; other text unchanged."""
+    """``[KIND] ORIENTATION ANCHOR`` or the covered cells in any order -> the placement's
+    name; other text unchanged."""
+    if state.phase != "place":
+        return text
+    g = state.game
+    m = re.fullmatch(r"(?:(\w+)\s+)?(\d)\s+([A-Za-z]\d+)", text.strip())
+    if m:
+        kind = g.kinds[int(state.kind_of[state.current_player()])].name
+        if m.group(1) is None or m.group(1).upper() == kind.upper():
+            return f"harvester {kind} orientation {m.group(2)} at {m.group(3).upper()}"
     typed = {w.upper() for w in text.replace(",", " ").split()}
-    if len(typed) < 2 or state.phase != "place":
+    if len(typed) < 2:
         return text
     legal = [int(a) for a in state.legal_actions_mask().nonzero()[0]]
     for a in legal:

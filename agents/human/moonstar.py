@@ -7,7 +7,8 @@ challenges settled, who is excluded from the next auction). Game 12's menu entri
 their Games. Everything here is public: sealed side bets stay sealed until settled.
 
 Only public attributes of the position are read (``moon_star``, ``dice``, ``round_total``,
-``phase``, ``points``, ``info()``, ``game.decode_move`` and the action blocks).
+``phase``, ``info()``, ``game.decode_move`` and the action blocks); the star a moon lands
+on is computed here from its start, the die face and the direction.
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ DIRECTIONS = {
     "ccw half": "counterclockwise, half the die",
 }
 DIRECTION_ORDER = ("cw", "ccw", "cw x2", "ccw half")
+NUM_STARS = 12
+
+
+def displacement(face: int, direction: int) -> int:
+    """Signed number of stars a die ``face`` moves a moon in ``direction`` (the order of
+    :data:`DIRECTION_ORDER`: clockwise, counterclockwise, twice clockwise, half
+    counterclockwise rounded down)."""
+    return (face, -face, 2 * face, -(face // 2))[direction]
 
 
 def _is_move(state: Any, action: int) -> bool:
@@ -52,7 +61,8 @@ def describe_move(before: Any, action: int, after: Any) -> str:
     m, d, k = before.game.decode_move(int(action))
     start = int(before.moon_star[m])
     face = int(before.dice[d])
-    end = int(after.moon_star[m])
+    # the round may have ended with this move and the board been cleared: compute the star
+    end = (start + displacement(face, k)) % NUM_STARS
     report = after.info().get("round_report")
     if report is not None and report != before.info().get("round_report"):
         total = int(report.get("achieved", after.round_total))

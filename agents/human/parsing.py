@@ -2,7 +2,8 @@
 
 Every game names its moves with ``State.action_to_string``. A person may type the action
 number, the whole name (``probe B2``, ``bid 35``, ``pass``) or just enough words of it to
-pick one legal move (``B2``; ``moon 3 die 2 cw``). Words are compared case-insensitively,
+pick one legal move: its first words, its last words (``B2``) or some of its words in
+order (``moon 3 die 2 cw``), tried in that order. Words are compared case-insensitively,
 and a few synonyms are understood (``clockwise`` = ``cw``). When nothing matches, the
 error lists the legal moves whose names are nearest to what was typed.
 """
@@ -52,16 +53,23 @@ def parse_move(text: str, names: dict[int, str], nearest: int = 6) -> int:
             _nearest_numbers(action, names, nearest),
         )
     want = words(typed)
-    exact = [a for a, name in names.items() if words(name) == want]
-    if len(exact) == 1:
-        return exact[0]
-    partial = [a for a, name in names.items() if _contains_in_order(words(name), want)]
-    if len(partial) == 1:
-        return partial[0]
-    if len(partial) > 1:
-        shown = [f"{a}: {names[a]}" for a in partial[:nearest]]
-        more = f" (and {len(partial) - nearest} more)" if len(partial) > nearest else ""
-        raise MoveError(f"{typed!r} fits {len(partial)} legal moves{more}; be more precise", shown)
+    n = len(want)
+    tiers = (
+        lambda w: w == want,  # the whole name
+        lambda w: w[:n] == want,  # its first words
+        lambda w: w[-n:] == want,  # its last words (``B2`` for ``probe B2``)
+        lambda w: _contains_in_order(w, want),  # some of its words, in order
+    )
+    for fits in tiers:
+        found = [a for a, name in names.items() if fits(words(name))]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            shown = [f"{a}: {names[a]}" for a in found[:nearest]]
+            more = f" (and {len(found) - nearest} more)" if len(found) > nearest else ""
+            raise MoveError(
+                f"{typed!r} fits {len(found)} legal moves{more}; be more precise", shown
+            )
     by_name = {name.lower(): a for a, name in names.items()}
     close = difflib.get_close_matches(typed.lower(), list(by_name), n=nearest, cutoff=0.0)
     raise MoveError(
