@@ -34,7 +34,10 @@ def captioned(frame: np.ndarray, caption: str) -> np.ndarray:
 def write_gif(steps: Sequence[Any], path: str, ms_per_step: int = 700) -> None:
     """Write the steps' frames (with their captions) as an animated GIF at ``path``."""
     image = require_pillow()
-    frames = [captioned(s.frame, s.caption) for s in steps if s.frame is not None]
+    # numbered captions keep every step a frame of its own (equal frames would merge)
+    frames = [
+        captioned(s.frame, f"{i}. {s.caption}") for i, s in enumerate(steps) if s.frame is not None
+    ]
     if not frames:
         raise ValueError("this game has no rgb_array picture to put in a GIF")
     pics = [image.fromarray(f) for f in frames]

@@ -184,3 +184,38 @@ def label(
                 yy = y + r * scale
                 xx = x + (i * 4 + c) * scale
                 rect(img, yy, xx, yy + scale, xx + scale, color)
+
+
+def player_rows(
+    img: np.ndarray,
+    top: int,
+    left: int,
+    right: int,
+    values: list[float],
+    current: int,
+    row: int = 20,
+    notes: list[str] | None = None,
+    scale_to: float | None = None,
+) -> None:
+    """One row per seat from ``top``: a marker when the seat is ``current`` (to move), its
+    label ``P0`` in its colour, a bar proportional to its value, the value and an optional
+    note (e.g. ``BID 40``), all between ``left`` and ``right``."""
+    best = max([1.0, float(scale_to or 0), *(abs(float(v)) for v in values)])
+    for s, v in enumerate(values):
+        y = top + s * row
+        color = PLAYER_COLORS[s % len(PLAYER_COLORS)]
+        if s == current:
+            label(img, y + row // 2 - 5, left, ">", INK, 2)
+        label(img, y + row // 2 - 5, left + 10, f"P{s}", color, 2)
+        note = (notes or [""] * len(values))[s]
+        tail = f"{v:g} {note}".strip()
+        tail_w = label_width(tail, 2)
+        x0, x1 = left + 34, right - tail_w - 8
+        length = int((x1 - x0) * max(0.0, float(v)) / best)
+        rect(img, y + 4, x0, y + row - 4, x0 + max(2, length), color)
+        label(img, y + row // 2 - 5, right - tail_w, tail, INK, 2)
+
+
+def caption_line(img: np.ndarray, y: int, left: int, right: int, s: str) -> None:
+    """A line of text from ``left`` (cut to end before ``right``), e.g. the last move."""
+    label(img, y, left, s, INK, 2, max_width=right - left)
