@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,50 @@ def test_play_human_does_not_see_sealed_side_bets() -> None:
                      "none", "--param", "game=11", "--param", "num_players=3",
                      "--param", "max_rounds=3"])  # fmt: skip
     assert code == 0 and "sealed" not in out and " of score on " in out
+
+
+def test_player_count_follows_the_agents_named() -> None:
+    code, out = run(["play", "moonstar_v0", "--agents", "oracle", "heuristic", "random",
+                     "--seed", "1", "--render", "none", "--param", "max_rounds=2"])  # fmt: skip
+    assert code == 0
+    assert out.splitlines()[0].startswith(
+        "moonstar_v0: player_0 (oracle) vs player_1 (heuristic) vs player_2 (random)"
+    )
+    assert re.search(r"moon \d+ on star \d+, die \d+ \(face [1-6]\), \w+ -> star \d+: \+\d+", out)
+    assert "== round 1 over" in out or "== round 1: nobody bid" in out
+
+
+def test_param_takes_lists_and_mappings() -> None:
+    assert parse_value("[3,5,8]") == [3, 5, 8]
+    assert parse_value('{"a": [1, 2]}') == {"a": [1, 2]}
+    assert parse_value("[L, X]") == ["L", "X"]  # YAML's safe subset
+    assert parse_params(["shapes=[L, X]"]) == {"shapes": ["L", "X"]}
+    code, out = run(["play", "moon_harvesters_v0", "--seed", "0", "--render", "none",
+                     "--param", "shapes=[I, X]"])  # fmt: skip
+    assert code == 0 and "take harvester kind I" in out
+
+
+def test_list_env_prints_the_page_and_every_parameter(capsys: pytest.CaptureFixture) -> None:
+    import dataclasses
+
+    import moon_envs
+
+    for env_id in moon_envs.list_envs():
+        code, out = run(["list", env_id])
+        assert code == 0
+        assert moon_envs.get_entry(env_id).doc.splitlines()[0] in out
+        config = moon_envs.get_entry(env_id).env_class().game_class.config_class
+        params = out.split("Parameters (name = default: allowed values)")[1]
+        for f in dataclasses.fields(config):
+            assert re.search(rf"^  {f.name} = .+: .+", params, re.M), f.name
+        assert '  illegal_action = "raise": "raise"' in params
+    assert "num_players = 2: 2, 3 or 4." in run(["list", "jupiter_v0"])[1]
+    code, _ = run(["list", "nope_v0"])
+    assert code == 2 and "registered ids" in capsys.readouterr().err
+
+
+def test_moonstar_planets_param_as_a_list() -> None:
+    code, out = run(["play", "moonstar_v0", "--agents", "random", "--seed", "0", "--render",
+                     "none", "--param", "planets=[3,5,8]", "--param", "num_players=2",
+                     "--param", "max_rounds=1"])  # fmt: skip
+    assert code == 0 and "final scores:" in out
