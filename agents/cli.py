@@ -250,7 +250,13 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.config, overrides)
     print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
     result = train(config)
-    print(f"run folder: {result.run_dir}", file=out)
+    if result.interrupted:
+        print(
+            f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "
+            f"is saved in {result.run_dir} (model.zip, metrics, summary.json)",
+            file=out,
+        )
+    print(f"run folder: {result.run_dir}  (device: {result.device})", file=out)
     print(
         f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  "
         f"wall time: {result.elapsed_s:.1f} s",

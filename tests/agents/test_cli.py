@@ -282,3 +282,48 @@ def test_moonstar_planets_param_as_a_list() -> None:
                      "none", "--param", "planets=[3,5,8]", "--param", "num_players=2",
                      "--param", "max_rounds=1"])  # fmt: skip
     assert code == 0 and "final scores:" in out
+
+
+def test_train_interrupted_on_cuda_less_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    import torch
+
+    import agents.train as train_module
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: 'cuda' is honoured")
+    built = train_module.build_model
+
+    def build_then_interrupt(*args, **kwargs):
+        model = built(*args, **kwargs)
+        learn = model.learn
+
+        def learn_then_ctrl_c(total_timesteps, callback=None, **kw):
+            learn(total_timesteps=64, callback=callback, **kw)
+            raise KeyboardInterrupt
+
+        model.learn = learn_then_ctrl_c
+        return model
+
+    monkeypatch.setattr(train_module, "build_model", build_then_interrupt)
+    cfg = tmp_path / "cuda.yaml"
+    cfg.write_text(
+        "name: ctrl_c\n"
+        "algorithm: {n_envs: 2, n_steps: 32, batch_size: 32, n_epochs: 1, net_arch: [16], "
+        "device: cuda}\n"
+        "opponents: {pool: [random]}\n"
+        "eval: {every_timesteps: 0, games: 2, opponents: [random]}\n"
+        "checkpoints: {every_timesteps: 0}\n"
+        "output: {tensorboard: false}\n"
+    )
+    with pytest.warns(RuntimeWarning, match="torch sees no GPU; training on the CPU"):
+        code, out = run(["train", str(cfg), "--out", str(tmp_path), "--no-progress"])
+    assert code == 0
+    run_dir = tmp_path / "ctrl_c_seed0"
+    assert "training interrupted (Ctrl-C) at 64 timesteps" in out and str(run_dir) in out
+    assert "(device: cpu)" in out
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["interrupted"] is True and summary["device"] == "cpu"
+    assert (run_dir / "model.zip").is_file()
