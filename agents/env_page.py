@@ -22,19 +22,21 @@ def attribute_docs(cls: type) -> dict[str, str]:
     doc = inspect.getdoc(cls) or ""
     out: dict[str, str] = {}
     in_attrs = False
-    current = None
+    current: list[str] = []
     for line in doc.splitlines():
         if line.strip() == "Attributes:":
             in_attrs = True
             continue
         if not in_attrs:
             continue
-        m = re.match(r"^    (\w+)(?: \([^)]*\))?: ?(.*)$", line)
+        m = re.match(r"^    (\w+(?:, \w+)*)(?: \([^)]*\))?: ?(.*)$", line)
         if m:
-            current = m.group(1)
-            out[current] = m.group(2).strip()
+            current = m.group(1).split(", ")
+            for name in current:
+                out[name] = m.group(2).strip()
         elif line.startswith("        ") and current:
-            out[current] += " " + line.strip()
+            for name in current:
+                out[name] += " " + line.strip()
         elif line.strip() and not line.startswith(" "):
             break  # the next section
     return out

@@ -48,7 +48,12 @@ def _play(tmp_path: Path, env_id: str, *extra: str) -> tuple[str, Path, Path]:
 
 @pytest.mark.parametrize("env_id", ["jupiter_v0", "moonstar_v0", "moon_harvesters_v0"])
 def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
-    extra = ("--param", "max_rounds=2") if env_id == "moonstar_v0" else ()
+    small = {  # short games keep the test quick
+        "moonstar_v0": ("--param", "max_rounds=1"),
+        "moon_harvesters_v0": ("--param", "rows=6", "--param", "cols=6", "--param",
+                               "pieces_per_kind=2", "--param", "num_deposits=10"),
+    }  # fmt: skip
+    extra = small.get(env_id, ())
     out, gif, page = _play(tmp_path, env_id, *extra)
     moves = [ln for ln in out.splitlines() if re.match(r"player_\d \(", ln)]
     assert f"wrote {gif}" in out and f"wrote {page}" in out
