@@ -137,7 +137,7 @@ def _make_play_env(env_id: str, params: dict[str, Any], seats_wanted: int | None
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from agents.base import start_game
-    from agents.human import HumanAgent, InputEnded, narrate
+    from agents.human import HumanAgent, InputEnded, narrate, narrate_chance
     from agents.zoo import make_agent
 
     params = parse_params(args.param)
@@ -190,6 +190,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     if shown:
         print(board(), file=out)
+    if args.human is not None:
+        print("(type 'help' at your move for how to enter moves)", file=out)
     if recorder is not None:
         recorder.start(env.game_state)
     try:
@@ -209,6 +211,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             # a spectator sees every move; the person at the terminal what their seat may know
             lines = narrate(before, action, after, viewer)
             env.step(action)
+            lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
             print(f"{names[seat]}: {lines[0]}", file=out)
             for line in lines[1:]:
                 print(line, file=out)

@@ -8,7 +8,7 @@
 * :mod:`agents.human.moonstar`, :mod:`agents.human.moon_harvesters`: those games' hooks.
 """
 
-from agents.human.hooks import GameHooks, hooks_for, narrate, register_hooks
+from agents.human.hooks import GameHooks, hooks_for, narrate, narrate_chance, register_hooks
 from agents.human.parsing import MoveError, parse_move
 from agents.human.player import HumanAgent, InputEnded
 
@@ -19,6 +19,7 @@ __all__ = [
     "MoveError",
     "hooks_for",
     "narrate",
+    "narrate_chance",
     "parse_move",
     "register_hooks",
 ]

@@ -49,6 +49,10 @@ def same_text(state: State, text: str) -> str:
     return text
 
 
+def no_chance_lines(before: State, after: State, observer: int | None) -> list[str]:
+    return []
+
+
 @dataclass(frozen=True)
 class GameHooks:
     """What a game adds for people.
@@ -60,6 +64,8 @@ class GameHooks:
             orientations of a piece); ``""`` when there is nothing to draw.
         move_name: ``move_name(state, action) -> text``, the name listed among the legal
             moves and matched against what is typed (default ``action_to_string``).
+        narrate_chance: ``narrate_chance(before, after, observer) -> lines`` for the chance
+            events (dice, draws) that happened between two positions; none by default.
         aliases: ``aliases(state, text) -> text`` rewrites a typed move into the words of
             a move's name (e.g. ``L 3 B2`` -> ``harvester orientation 3 at B2``).
     """
@@ -69,6 +75,7 @@ class GameHooks:
     pictures: Callable[[State, int], str] = no_pictures
     move_name: Callable[[State, int], str] = generic_move_name
     aliases: Callable[[State, str], str] = same_text
+    narrate_chance: Callable[[State, State, int | None], list[str]] = no_chance_lines
 
 
 GENERIC = GameHooks()
@@ -97,3 +104,8 @@ def hooks_for(game_name: str) -> GameHooks:
 def narrate(before: State, action: int, after: State, observer: int | None) -> list[str]:
     """Lines describing ``action`` taken in ``before`` (see :data:`Narrator`)."""
     return hooks_for(before.game.spec.name).narrate(before, action, after, observer)
+
+
+def narrate_chance(before: State, after: State, observer: int | None) -> list[str]:
+    """Lines describing the chance events between ``before`` and ``after``."""
+    return hooks_for(before.game.spec.name).narrate_chance(before, after, observer)

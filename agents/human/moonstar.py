@@ -142,4 +142,14 @@ def legend(state: Any, seat: int | None) -> str:
     )
 
 
-HOOKS = GameHooks(narrate=narrate, legend=legend, move_name=move_name)
+def narrate_chance(before: Any, after: Any, observer: int | None) -> list[str]:
+    """A new roll, named by its faces: ``dice rolled: 1 2 2 4 5 6 6``."""
+    faces = [int(f) for f in after.dice if f]
+    if faces and faces != [int(f) for f in before.dice if f]:
+        return ["dice rolled: " + " ".join(map(str, faces))]
+    return []
+
+
+HOOKS = GameHooks(
+    narrate=narrate, legend=legend, move_name=move_name, narrate_chance=narrate_chance
+)

@@ -139,3 +139,34 @@ def test_harvesters_deposits_by_cell_name() -> None:
     a = max(names)
     cell = names[a].split()[-1]
     assert parse_move(hooks.aliases(state, cell.lower()), names) == a
+
+
+def test_moonstar_names_each_roll_by_its_faces() -> None:
+    import numpy as np
+
+    from agents.human import narrate_chance
+
+    state = play_until("moonstar_v0", lambda s: s.current_player() >= 0, seed=6, num_players=3)
+    rng = np.random.default_rng(6)
+    rolls = 0
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        before = state.clone()
+        if state.current_player() == -1:
+            outcomes = state.chance_outcomes()
+            state.apply_action(int(outcomes[rng.integers(len(outcomes))][0]))
+        else:
+            acts = legal(state)
+            state.apply_action(acts[rng.integers(len(acts))])
+        lines = narrate_chance(before, state, 0)
+        faces = [int(f) for f in state.dice if f]
+        if faces != [int(f) for f in before.dice if f] and faces:
+            assert lines == ["dice rolled: " + " ".join(map(str, faces))]
+            rolls += 1
+        else:
+            assert lines == []
+    assert rolls >= 2
+    assert narrate_chance(state, state, None) == []
+    jupiter = play_until("jupiter_v0", lambda s: True)
+    assert narrate_chance(jupiter, jupiter, None) == []  # games without the hook say nothing
