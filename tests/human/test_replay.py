@@ -54,6 +54,7 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
                                "pieces_per_kind=2", "--param", "num_deposits=10"),
     }  # fmt: skip
     extra = small.get(env_id, ())
+    pytest.importorskip("PIL", reason="GIFs need Pillow (the render extra)")
     out, gif, page = _play(tmp_path, env_id, *extra)
     moves = [ln for ln in out.splitlines() if re.match(r"player_\d \(", ln)]
     assert f"wrote {gif}" in out and f"wrote {page}" in out
@@ -69,6 +70,22 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
     assert "https://" not in text and "<link" not in text and "src=" not in text
     for line in moves[:5]:  # the move list holds every move as it was announced
         assert f"<li>{line.split(':', 1)[0]}" in text
+
+
+def test_gif_without_pillow_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    argv = ["play", "jupiter_v0", "--render", "none", "--gif", str(tmp_path / "g.gif")]
+    assert main(argv, stdout=io.StringIO()) == 2
+    assert 'writing a GIF needs Pillow: pip install "moon-envs[render]"' in capsys.readouterr().err
+    assert not (tmp_path / "g.gif").exists()
+    # the HTML replay needs no imaging library
+    page = tmp_path / "r.html"
+    argv = ["play", "jupiter_v0", "--render", "none", "--html", str(page)]
+    assert main(argv, stdout=io.StringIO()) == 0 and page.is_file()
 
 
 def _chromium() -> str | None:
