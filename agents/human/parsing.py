@@ -25,9 +25,12 @@ SYNONYMS = {
 class MoveError(ValueError):
     """Typed text that names no single legal move; ``suggestions`` are the nearest ones."""
 
-    def __init__(self, message: str, suggestions: Sequence[str] = ()) -> None:
+    def __init__(
+        self, message: str, suggestions: Sequence[str] = (), heading: str = "nearest legal moves"
+    ) -> None:
         super().__init__(message)
         self.suggestions = list(suggestions)
+        self.heading = heading
 
 
 def words(text: str) -> list[str]:
@@ -66,9 +69,12 @@ def parse_move(text: str, names: dict[int, str], nearest: int = 6) -> int:
             return found[0]
         if len(found) > 1:
             shown = [f"{a}: {names[a]}" for a in found[:nearest]]
-            more = f" (and {len(found) - nearest} more)" if len(found) > nearest else ""
+            if len(found) > nearest:
+                shown.append(f"... and {len(found) - nearest} more ('moves' lists them all)")
             raise MoveError(
-                f"{typed!r} fits {len(found)} legal moves{more}; be more precise", shown
+                f"{typed!r} fits {len(found)} legal moves; be more precise",
+                shown,
+                heading="moves it fits",
             )
     by_name = {name.lower(): a for a, name in names.items()}
     close = difflib.get_close_matches(typed.lower(), list(by_name), n=nearest, cutoff=0.0)

@@ -69,7 +69,7 @@ class HumanAgent:
             except MoveError as exc:
                 self._say(f"  {exc}")
                 if exc.suggestions:
-                    self._say("  nearest legal moves:")
+                    self._say(f"  {exc.heading}:")
                     for s in exc.suggestions:
                         self._say(f"    {s}")
 

@@ -37,6 +37,7 @@ def test_ambiguous_words_list_the_candidates() -> None:
     with pytest.raises(MoveError, match="fits 2 legal moves") as err:
         parse_move("bid", NAMES)
     assert err.value.suggestions == ["40: bid 35", "41: bid 36"]
+    assert err.value.heading == "moves it fits"
 
 
 def test_unknown_text_lists_the_nearest_names_not_every_move() -> None:
