@@ -216,7 +216,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             for line in lines[1:]:
                 print(line, file=out)
             if recorder is not None:
-                recorder.add(env.game_state, f"{names[seat]}: {lines[0]}", seat)
+                recorder.add(env.game_state, f"{names[seat]}: {lines[0]}")
             if shown:
                 print(board(), file=out)
     except KeyboardInterrupt:

@@ -65,7 +65,7 @@ class Recorder:
     def start(self, state: State) -> None:
         self.steps = [snapshot(self.env, state, "start")]
 
-    def add(self, state: State, caption: str, seat: int | None = None) -> None:
+    def add(self, state: State, caption: str) -> None:
         self.steps.append(snapshot(self.env, state, caption))
 
     def finish(self, player_names: list[str]) -> list[str]:
