@@ -3,8 +3,10 @@
 ::
 
     moon-envs list                                   envs, summaries, agents per game
+    moon-envs list moonstar_v0                       an env's page and every parameter
     moon-envs play jupiter_v0 --agents random greedy [--seed 0] [--param num_players=2]
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
+    moon-envs play moonstar_v0 --agents oracle heuristic random --html replay.html --gif g.gif
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 3]
@@ -31,7 +33,11 @@ class UsageError(Exception):
 
 
 def parse_value(text: str) -> Any:
-    """``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"`` -> True, ``"none"`` -> None, else the text."""
+    """A ``--param`` value: ``3`` -> 3, ``0.5`` -> 0.5, ``true`` -> True, ``none`` -> None,
+    ``[3,5,8]`` -> a list, ``{"a": 1}`` -> a mapping (JSON, or YAML's safe subset when PyYAML
+    is installed, e.g. ``[a, b]``), anything else -> the text itself."""
+    import json
+
     low = text.strip().lower()
     if low in ("true", "yes", "on"):
         return True
@@ -44,11 +50,27 @@ def parse_value(text: str) -> Any:
             return cast(text)
         except ValueError:
             pass
+    if text.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            pass
+        try:
+            import yaml
+        except ImportError:
+            raise UsageError(
+                f"--param value {text!r} is not valid JSON (write lists as [3,5,8] and "
+                'mappings as {"key": 1})'
+            ) from None
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise UsageError(f"--param value {text!r} is neither JSON nor YAML: {exc}") from None
     return text
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
-    """``["num_players=3", "black_moons=true"]`` -> ``{"num_players": 3, "black_moons": True}``."""
+    """``["num_players=3", "planets=[3,5,8]"]`` -> ``{"num_players": 3, "planets": [3, 5, 8]}``."""
     out: dict[str, Any] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
@@ -65,6 +87,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     import moon_envs
     from agents.zoo import agent_names
 
+    if args.env:
+        from agents.env_page import env_page
+
+        print(env_page(args.env), file=out)
+        return 0
     for env_id in moon_envs.list_envs():
         entry = moon_envs.get_entry(env_id)
         try:
@@ -88,54 +115,38 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 # ---- play ---------------------------------------------------------------------------------------
 
 
-class HumanAgent:
-    """A person at the terminal: sees the board and the legal moves, types a move number."""
+def _make_play_env(env_id: str, params: dict[str, Any], seats_wanted: int | None) -> Any:
+    """The env for ``play``: when ``num_players`` is not given and more than one agent is
+    named, the player count follows the number of seats named (agents plus ``--human``)."""
+    import moon_envs
 
-    def __init__(self, inp: TextIO, out: TextIO, name: str = "human") -> None:
-        self.name = name
-        self.inp = inp
-        self.out = out
-
-    def act(self, view: Any) -> int:
-        import numpy as np
-
-        state = view.sample_state(np.random.default_rng(0))  # action names only
-        legal = [int(a) for a in view.legal_actions]
-        print(f"\nYour move (player_{view.seat}). Legal moves:", file=self.out)
-        for a in legal:
-            print(f"  {a:>4}: {state.action_to_string(a)}", file=self.out)
-        while True:
-            print("move number (q to quit)> ", end="", file=self.out, flush=True)
-            line = self.inp.readline()
-            if not line:
-                raise UsageError("input ended before the game did")
-            text = line.strip()
-            if text.lower() in ("q", "quit", "exit"):
-                raise KeyboardInterrupt
-            try:
-                action = int(text)
-            except ValueError:
-                matches = [a for a in legal if state.action_to_string(a).lower() == text.lower()]
-                if len(matches) == 1:
-                    return matches[0]
-                print(f"  {text!r} is not a move number", file=self.out)
-                continue
-            if action in legal:
-                return action
-            print(f"  {action} is not legal here; choose one of {legal}", file=self.out)
+    env = moon_envs.make(env_id, **params)
+    n = env.game.spec.num_players
+    if seats_wanted is None or seats_wanted == n or "num_players" in params:
+        return env
+    if "num_players" not in moon_envs.valid_params(env_id):
+        return env  # a fixed player count: the count check below explains
+    try:
+        return moon_envs.make(env_id, **params, num_players=seats_wanted)
+    except ConfigError as exc:
+        raise UsageError(
+            f"{env_id}: {seats_wanted} seats named but the game cannot seat them ({exc}); "
+            f"name {n} agents (the default player count) or one for all"
+        ) from None
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    import moon_envs
     from agents.base import start_game
+    from agents.human import HumanAgent, InputEnded, narrate, narrate_chance
     from agents.zoo import make_agent
 
     params = parse_params(args.param)
     render = args.render
-    env = moon_envs.make(args.env, **params)
+    specs = list(args.agents or ["random"])
+    named = len(specs) + (1 if args.human is not None else 0)
+    env = _make_play_env(args.env, params, named if len(specs) > 1 else None)
     spec = env.game.spec
     n = spec.num_players
-    specs = list(args.agents or ["random"])
     seats_to_fill = n - (1 if args.human is not None else 0)
     if args.human is not None and not 0 <= args.human < n:
         raise UsageError(f"--human {args.human}: seat out of range; allowed: 0..{n - 1}")
@@ -150,6 +161,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise UsageError(
             f"{args.env} with {n} players needs {who} or one for all, got {len(specs)}"
         )
+    recorder = None
+    if args.gif or args.html:
+        from agents.replay import Recorder
+
+        recorder = Recorder(env, gif=args.gif, html=args.html, title=args.env)
     agents: list[Any] = []
     it = iter(specs)
     for seat in range(n):
@@ -174,6 +190,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     if shown:
         print(board(), file=out)
+    if args.human is not None:
+        print("(type 'help' at your move for how to enter moves)", file=out)
+    if recorder is not None:
+        recorder.start(env.game_state)
     try:
         while env.agents and not env.game_state.is_terminal():
             agent = env.agent_selection
@@ -185,21 +205,32 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             if args.human == seat and not shown:
                 print(board(), file=out)
             action = int(agents[seat].act(view))
-            if args.human is None:  # a spectator sees every move
-                desc = env.game_state.action_to_string(action)
-            else:  # the person at the terminal sees what their seat may know
-                desc = env.game_state.action_to_public_string(action, args.human)
+            before = env.game_state.clone()
+            after = before.clone()
+            after.apply_action(action)
+            # a spectator sees every move; the person at the terminal what their seat may know
+            lines = narrate(before, action, after, viewer)
             env.step(action)
-            print(f"{names[seat]}: {desc}", file=out)
+            lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
+            print(f"{names[seat]}: {lines[0]}", file=out)
+            for line in lines[1:]:
+                print(line, file=out)
+            if recorder is not None:
+                recorder.add(env.game_state, f"{names[seat]}: {lines[0]}")
             if shown:
                 print(board(), file=out)
     except KeyboardInterrupt:
         print("\ngame abandoned", file=out)
         return 1
+    except InputEnded as exc:
+        raise UsageError(str(exc)) from None
     state = env.game_state
     scores = state.scores()
     print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
     print("winner(s): " + ", ".join(names[i] for i in state.winners()), file=out)
+    if recorder is not None:
+        for path in recorder.finish(names):
+            print(f"wrote {path}", file=out)
     return 0
 
 
@@ -222,7 +253,13 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.config, overrides)
     print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
     result = train(config)
-    print(f"run folder: {result.run_dir}", file=out)
+    if result.interrupted:
+        print(
+            f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "
+            f"is saved in {result.run_dir} (model.zip, metrics, summary.json)",
+            file=out,
+        )
+    print(f"run folder: {result.run_dir}  (device: {result.device})", file=out)
     print(
         f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  "
         f"wall time: {result.elapsed_s:.1f} s",
@@ -288,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     ls = sub.add_parser("list", help="environments, their summaries and agents")
+    ls.add_argument(
+        "env", nargs="?", help="an env id: print its page and every parameter with its default"
+    )
     ls.add_argument("--params", action="store_true", help="also list each env's parameters")
 
     pl = sub.add_parser("play", help="play one game between agents (or against them)")
@@ -304,6 +344,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument(
         "--render", choices=["ansi", "none"], default="ansi", help="print the board after each move"
+    )
+    pl.add_argument("--gif", metavar="PATH", help="write an animated GIF of the game (Pillow)")
+    pl.add_argument(
+        "--html", metavar="PATH", help="write a self-contained HTML replay (SVG board per step)"
     )
 
     tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")

@@ -91,6 +91,8 @@ class TrainResult:
     elapsed_s: float
     snapshots: int = 0
     final_eval: dict[str, float] = field(default_factory=dict)
+    interrupted: bool = False
+    device: str = "cpu"
 
 
 # ---- run folder ---------------------------------------------------------------------------
@@ -173,6 +175,17 @@ def build_model(config: ExperimentConfig, vec_env: Any, tb_dir: Path | None) -> 
 
     a = config.algorithm
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[a.activation]
+    device = a.device
+    if device == "cuda" and not torch.cuda.is_available():
+        import warnings
+
+        warnings.warn(
+            "algorithm.device is 'cuda' but torch sees no GPU; training on the CPU "
+            "(summary.json records the device used)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        device = "cpu"
     model = MaskablePPO(
         "MlpPolicy",
         vec_env,
@@ -190,7 +203,7 @@ def build_model(config: ExperimentConfig, vec_env: Any, tb_dir: Path | None) -> 
         normalize_advantage=a.normalize_advantage,
         policy_kwargs={"net_arch": list(a.net_arch), "activation_fn": activation},
         seed=config.seed,
-        device=a.device,
+        device=device,
         verbose=0,
     )
     formats = ["tensorboard"] if tb_dir is not None else []
@@ -400,7 +413,7 @@ def plot_learning_curve(metrics: list[dict[str, Any]], path: Path, title: str) -
     import matplotlib.pyplot as plt
 
     steps = [m["timesteps"] for m in metrics]
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(8.5, 4))
     for key in metrics[0]:
         if key.startswith("eval_") and key.endswith("_win_rate"):
             stem = key[: -len("_win_rate")]
@@ -423,7 +436,8 @@ def plot_learning_curve(metrics: list[dict[str, Any]], path: Path, title: str) -
     ax.set_ylabel("win rate")
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    # beside the axes, never over the curves
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0.0)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -492,6 +506,7 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
         "final_eval": final,
         "model": str(model_path),
         "interrupted": interrupted,
+        "device": str(model.device),
     }
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     vec_env.close()
@@ -503,4 +518,6 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
         elapsed_s=elapsed,
         snapshots=len(callback.snapshots),
         final_eval=final,
+        interrupted=interrupted,
+        device=str(model.device),
     )

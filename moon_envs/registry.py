@@ -105,7 +105,8 @@ def make_single_agent(
 ) -> SingleAgentEnv:
     """The single-agent Gymnasium view of ``env_id`` (see :class:`SingleAgentEnv`).
 
-    ``opponents`` and ``learner_seat`` are :class:`SingleAgentEnv`'s; ``params`` go to
+    ``opponents`` and ``learner_seat`` are :class:`SingleAgentEnv`'s (opponents may be agent
+    names, e.g. ``opponents=["greedy", "random"]``); ``params`` go to
     :func:`make`, with ``illegal_action`` defaulting to ``"penalize"`` so that unmasked
     samplers (``check_env``, plain PPO) run.
     """

@@ -105,3 +105,117 @@ def pips(img: np.ndarray, y0: int, x0: int, size: int, value: int, color: Color)
     step = size / 4
     for r, c in spots.get(int(value), []):
         disc(img, y0 + step * (r + 1), x0 + step * (c + 1), max(1.5, size / 12), color)
+
+
+# 3x5 capitals and more signs for labels (``label`` upper-cases its text)
+_LETTERS = {
+    "A": "010101111101101",
+    "B": "110101110101110",
+    "C": "011100100100011",
+    "D": "110101101101110",
+    "E": "111100110100111",
+    "F": "111100110100100",
+    "G": "011100101101011",
+    "H": "101101111101101",
+    "I": "111010010010111",
+    "J": "001001001101010",
+    "K": "101101110101101",
+    "L": "100100100100111",
+    "M": "101111111101101",
+    "N": "110101101101101",
+    "O": "010101101101010",
+    "P": "110101110100100",
+    "Q": "010101101110011",
+    "R": "110101110101101",
+    "S": "011100010001110",
+    "T": "111010010010010",
+    "U": "101101101101111",
+    "V": "101101101101010",
+    "W": "101101111111101",
+    "X": "101101010101101",
+    "Y": "101101010010010",
+    "Z": "111001010100111",
+    "(": "010100100100010",
+    ")": "010001001001010",
+    "_": "000000000000111",
+    ",": "000000000010100",
+    ">": "100010001010100",
+    "<": "001010100010001",
+    "=": "000111000111000",
+    "!": "010010010000010",
+    "?": "110001010000010",
+    "*": "000101010101000",
+    "#": "101111101111101",
+    "'": "010010000000000",
+    "[": "110100100100110",
+    "]": "011001001001011",
+}
+_LABEL_FONT = {**_FONT, **_LETTERS}
+
+
+def label_width(s: str, scale: int = 2) -> int:
+    """Width in pixels of ``label(..., s, scale=scale)``."""
+    return max(0, len(s) * 4 * scale - scale)
+
+
+def label(
+    img: np.ndarray,
+    y: int,
+    x: int,
+    s: str,
+    color: Color = INK,
+    scale: int = 2,
+    max_width: int | None = None,
+) -> None:
+    """Draw ``s`` in 3x5 capitals, digits and signs, top-left at ``(y, x)``; lower case is
+    drawn as upper case, unknown characters as blanks. With ``max_width`` the text is cut
+    to fit, ending in ``..``."""
+    s = s.upper()
+    if max_width is not None and label_width(s, scale) > max_width:
+        keep = max(0, (max_width + scale) // (4 * scale) - 2)
+        s = s[:keep] + ".."
+    for i, ch in enumerate(s):
+        bits = _LABEL_FONT.get(ch)
+        if bits is None:
+            continue
+        for k, b in enumerate(bits):
+            if b == "1":
+                r, c = divmod(k, 3)
+                yy = y + r * scale
+                xx = x + (i * 4 + c) * scale
+                rect(img, yy, xx, yy + scale, xx + scale, color)
+
+
+def player_rows(
+    img: np.ndarray,
+    top: int,
+    left: int,
+    right: int,
+    values: list[float],
+    current: int,
+    row: int = 20,
+    notes: list[str] | None = None,
+    scale_to: float | None = None,
+) -> None:
+    """One row per seat from ``top``: a marker when the seat is ``current`` (to move), its
+    label ``P0`` in its colour, a bar proportional to its value, the value and an optional
+    note (e.g. ``BID 40``), all between ``left`` and ``right``."""
+    best = max([1.0, float(scale_to or 0), *(abs(float(v)) for v in values)])
+    for s, v in enumerate(values):
+        y = top + s * row
+        color = PLAYER_COLORS[s % len(PLAYER_COLORS)]
+        if s == current:
+            label(img, y + row // 2 - 5, left, ">", INK, 2)
+        label(img, y + row // 2 - 5, left + 10, f"P{s}", color, 2)
+        note = (notes or [""] * len(values))[s]
+        tail = f"{v:g} {note}".strip()
+        tail_w = label_width(tail, 2)
+        x0, x1 = left + 34, right - tail_w - 8
+        length = int((x1 - x0) * max(0.0, float(v)) / best)
+        rect(img, y + 4, x0, y + row - 4, x0 + max(2, length), color)
+        label(img, y + row // 2 - 5, right - tail_w, tail, INK, 2)
+
+
+def caption_line(img: np.ndarray, y: int, left: int, right: int, s: str) -> None:
+    """A line of text from ``left`` (cut to end before ``right``), e.g. the last move."""
+    label(img, y, left, s, INK, 2, max_width=right - left)

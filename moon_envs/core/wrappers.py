@@ -6,9 +6,10 @@ for a step is everything it received between its own two decisions, so a loss ca
 an opponent's winning move reaches the learner on that step. ``action_masks()`` returns
 the learner's mask, as ``sb3_contrib.MaskablePPO`` expects.
 
-Opponents are any objects with ``act(view) -> int`` (see ``agents.base.Agent``) or plain
-callables ``f(view) -> int``; by default they play uniformly at random among legal
-actions, with the wrapper's seeded generator.
+Opponents are any objects with ``act(view) -> int`` (see ``agents.base.Agent``), plain
+callables ``f(view) -> int``, or agent names such as ``"greedy"`` (resolved through
+``agents.zoo`` when that package is installed; ``"random"`` needs nothing more); by default
+they play uniformly at random among legal actions, with the wrapper's seeded generator.
 """
 
 from __future__ import annotations
@@ -38,6 +39,31 @@ class _UniformRandom:
         return "UniformRandom"
 
 
+def resolve_opponent(member: Any, env: SingleAgentEnv, index: int) -> Any:
+    """An opponent pool member as an object that plays: agent names become agents.
+
+    ``"random"`` is the wrapper's own uniform player; any other name is looked up in
+    ``agents.zoo`` for this game (imported only here, so the core does not depend on it).
+    """
+    if not isinstance(member, str):
+        if not (hasattr(member, "act") or callable(member)):
+            raise ConfigError(
+                f"opponent {member!r} is neither an agent name, an object with act(view) "
+                "nor a callable f(view) -> action"
+            )
+        return member
+    if member == "random":
+        return _UniformRandom(env)
+    try:
+        from agents.zoo import make_agent
+    except ImportError:
+        raise ConfigError(
+            f"opponent {member!r}: agent names other than 'random' need the agents package "
+            "(pip install moon-envs); or pass agent objects / callables f(view) -> action"
+        ) from None
+    return make_agent(member, env.aec.game.spec.name, seed=index, name=member)
+
+
 class SingleAgentEnv(gymnasium.Env):
     """The AEC env ``env_id`` seen by one learner, the other seats played by opponents.
 
@@ -49,7 +75,9 @@ class SingleAgentEnv(gymnasium.Env):
     Args:
         env: the AEC env the learner plays in.
         opponents: the pool; for each episode every opponent seat draws one member
-            uniformly. ``None`` means uniform random play. A member with
+            uniformly. Members are agents, callables or agent names (``"greedy"``,
+            ``"random"``, ``"ppo:PATH"``; see :func:`resolve_opponent`). ``None`` means
+            uniform random play. A member with
             ``reset(game, seat)`` is told at the start of every episode which seat it plays.
         learner_seat: fixed seat of the learner, or ``None`` to draw it each episode.
 
@@ -80,7 +108,13 @@ class SingleAgentEnv(gymnasium.Env):
                 f"learner_seat={learner_seat} is out of range; allowed: 0..{n - 1} or None"
             )
         self.learner_seat = learner_seat
-        self.opponents: list[Any] = list(opponents) if opponents else [_UniformRandom(self)]
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        self.opponents: list[Any] = (
+            [resolve_opponent(m, self, i) for i, m in enumerate(opponents)]
+            if opponents
+            else [_UniformRandom(self)]
+        )
         agent0 = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent0)["observation"]
         self.action_space = self.aec.action_space(agent0)
@@ -93,11 +127,13 @@ class SingleAgentEnv(gymnasium.Env):
         """Replace the opponent pool (takes effect at the next episode)."""
         if not opponents:
             raise ConfigError("opponents must be a non-empty sequence")
-        self.opponents = list(opponents)
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        self.opponents = [resolve_opponent(m, self, i) for i, m in enumerate(opponents)]
 
     def add_opponent(self, opponent: Any) -> None:
         """Add a member to the opponent pool (e.g. a frozen snapshot of the learner)."""
-        self.opponents.append(opponent)
+        self.opponents.append(resolve_opponent(opponent, self, len(self.opponents)))
 
     # ---- gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):

@@ -1,5 +1,6 @@
-"""rgb_array render of a Jupiter position: the grid, probes as coloured discs, dice faces,
-and a score bar per player."""
+"""rgb_array render of a Jupiter position: the grid with column letters and row numbers,
+probes as coloured discs, dice faces, a row per player (label ``P0`` in the player's
+colour, score bar, points; ``>`` marks whose turn it is), and the last move."""
 
 from __future__ import annotations
 
@@ -9,17 +10,28 @@ from moon_envs.core import draw
 from moon_envs.jupiter.rules import JupiterState
 
 CELL = 64
-MARGIN = 16
-BAR = 28
+MARGIN = 20
+ROW = 24
+LINE = 18
+
+
+def last_move(state: JupiterState) -> str:
+    if not state.last_action:
+        return "new game"
+    return state.describe_event(state.last_action)
 
 
 def render_rgb(state: JupiterState) -> np.ndarray:
+    """The position as an ``H x W x 3`` uint8 image."""
     g = state.game
     n = g.config.num_players
-    width = 2 * MARGIN + g.cols * CELL
-    height = 2 * MARGIN + g.rows * CELL + n * BAR + MARGIN
+    width = max(2 * MARGIN + g.cols * CELL, 300)
+    height = MARGIN + g.rows * CELL + MARGIN // 2 + n * ROW + 2 * LINE + 8
     img = draw.canvas(height, width)
+    for c in range(g.cols):
+        draw.label(img, 4, MARGIN + c * CELL + CELL // 2 - 3, "ABCDEFGHIJKL"[c], draw.GRID, 2)
     for r in range(g.rows):
+        draw.label(img, MARGIN + r * CELL + CELL // 2 - 5, 3, str(r + 1), draw.GRID, 2)
         for c in range(g.cols):
             cell = r * g.cols + c
             y0, x0 = MARGIN + r * CELL, MARGIN + c * CELL
@@ -31,14 +43,11 @@ def render_rgb(state: JupiterState) -> np.ndarray:
                 pad = CELL // 6
                 ink = (200, 30, 30) if g.face_value[state.die[cell]] < 0 else (20, 20, 20)
                 draw.pips(img, y0 + pad, x0 + pad, CELL - 2 * pad, int(state.die[cell]), ink)
-    top = MARGIN + g.rows * CELL + MARGIN
-    best = max(1, int(state.points.max()))
-    for s in range(n):
-        y = top + s * BAR
-        color = draw.PLAYER_COLORS[s]
-        if state.current_player() == s:
-            draw.rect(img, y + 4, MARGIN - 10, y + BAR - 4, MARGIN - 4, draw.INK)
-        length = int((width - 2 * MARGIN - 60) * max(0, int(state.points[s])) / best)
-        draw.rect(img, y + 6, MARGIN, y + BAR - 6, MARGIN + max(2, length), color)
-        draw.text(img, y + 9, width - MARGIN - 48, str(int(state.points[s])), draw.INK, 2)
+    top = MARGIN + g.rows * CELL + MARGIN // 2
+    current = state.current_player()
+    draw.player_rows(img, top, 4, width - 6, [float(p) for p in state.points], current, ROW)
+    y = top + n * ROW + 4
+    turn = "GAME OVER" if state.is_terminal() else (f"P{current} TO MOVE" if current >= 0 else "")
+    draw.caption_line(img, y, 6, width - 6, turn)
+    draw.caption_line(img, y + LINE, 6, width - 6, "LAST: " + last_move(state))
     return img

@@ -1,5 +1,7 @@
-"""rgb_array render of a Moon Harvesters position: the grid, harvesters as coloured
-pieces outlined along their edges, craters, deposits, and a score bar per player."""
+"""rgb_array render of a Moon Harvesters position: the grid with column letters and row
+numbers, harvesters as coloured pieces outlined along their edges, craters, deposits, a
+row per player (label ``P0`` in the player's colour, deposits collected as a bar and a
+number, kind and pieces placed; ``>`` whose turn it is), the phase and the last move."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from moon_envs.moon_harvesters.rules import HarvestersState
 
 CELL = 28
 MARGIN = 12
-BAR = 24
+BAR = 22
+LINE = 18
 CRATER = (110, 110, 120)
 CRATER_RIM = (60, 60, 70)
 DEPOSIT = (150, 240, 255)
@@ -22,10 +25,14 @@ def render_rgb(state: HarvestersState) -> np.ndarray:
     g = state.game
     n = g.config.num_players
     width = 2 * MARGIN + g.cols * CELL
-    height = 2 * MARGIN + g.rows * CELL + n * BAR + MARGIN
+    height = MARGIN + g.rows * CELL + MARGIN // 2 + n * BAR + 2 * LINE + 8
     img = draw.canvas(height, width)
     piece = state.piece.reshape(g.rows, g.cols)
+    letters = "ABCDEFGHIJKLMNOP"
+    for c in range(g.cols):
+        draw.label(img, 1, MARGIN + c * CELL + CELL // 2 - 3, letters[c], draw.GRID, 2)
     for r in range(g.rows):
+        draw.label(img, MARGIN + r * CELL + CELL // 2 - 5, 1, str(r + 1), draw.GRID, 1)
         for c in range(g.cols):
             cell = r * g.cols + c
             y0, x0 = MARGIN + r * CELL, MARGIN + c * CELL
@@ -48,15 +55,16 @@ def render_rgb(state: HarvestersState) -> np.ndarray:
                 draw.disc(img, y0 + CELL / 2, x0 + CELL / 2, CELL * 0.32, CRATER)
             if state.deposit[cell]:  # on a crater too, without craters_block_deposits
                 draw.disc(img, y0 + CELL / 2, x0 + CELL / 2, CELL * 0.22, DEPOSIT)
-    top = MARGIN + g.rows * CELL + MARGIN
-    total = max(1, g.config.num_deposits)
+    top = MARGIN + g.rows * CELL + MARGIN // 2
+    notes = []
     for s in range(n):
-        y = top + s * BAR
-        color = draw.PLAYER_COLORS[s]
-        if state.current_player() == s:
-            draw.rect(img, y + 4, MARGIN - 9, y + BAR - 4, MARGIN - 4, draw.INK)
-        length = int((width - 2 * MARGIN - 90) * int(state.collected[s]) / total)
-        draw.rect(img, y + 5, MARGIN, y + BAR - 5, MARGIN + max(2, length), color)
-        label = f"{int(state.collected[s])} {int(state.placed[s])}/{g.config.pieces_per_kind}"
-        draw.text(img, y + 7, width - MARGIN - 84, label, draw.INK, 2)
+        kind = g.kinds[int(state.kind_of[s])].name if state.kind_of[s] >= 0 else "-"
+        notes.append(f"{kind} {int(state.placed[s])}/{g.config.pieces_per_kind}")
+    current = state.current_player()
+    values = [float(x) for x in state.collected]
+    draw.player_rows(img, top, 4, width - 6, values, current, BAR, notes, g.config.num_deposits)
+    y = top + n * BAR + 4
+    draw.caption_line(img, y, 6, width - 6, f"PHASE {state.phase}")
+    last = str(getattr(state, "last_action", ""))
+    draw.caption_line(img, y + LINE, 6, width - 6, "LAST: " + (last or "new game"))
     return img

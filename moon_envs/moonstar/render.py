@@ -1,7 +1,9 @@
-"""rgb_array render of a Moonstar position: the ring of twelve stars with planets (value
-written inside, the red planet ringed in red), unmoved moons (grey) and moved moons (white)
-around each star, the dice below (used dice dimmed), the high bid, and a score bar per
-player (the player of the round marked)."""
+"""rgb_array render of a Moonstar position: the ring of twelve numbered stars, each with
+its planet's value beside it (gold; the red planet ringed in red) and its moon count
+(``x2``) by its moons (grey unmoved, white moved); the high bid and the round total in
+the middle, the dice below (used dice dimmed), a row per player (label ``P0`` in the
+player's colour, points, ``BID`` beside the bidder, ``>`` whose turn it is, ``OUT`` for an
+excluded seat), the phase and the last move."""
 
 from __future__ import annotations
 
@@ -12,47 +14,67 @@ import numpy as np
 from moon_envs.core import draw
 from moon_envs.moonstar.rules import MoonstarState
 
-SIZE = 360
-RING = 130
-STAR_R = 20
+SIZE = 400
+RING = 128
+STAR_R = 18
 DIE = 26
-BAR = 18
+ROW = 20
+LINE = 18
+GOLD = (250, 200, 60)
+
+
+def _star_xy(star: int, radius: float) -> tuple[float, float]:
+    ang = -math.pi / 2 + 2 * math.pi * star / 12
+    return SIZE / 2 + radius * math.sin(ang), SIZE / 2 + radius * math.cos(ang)
+
+
+def _centered(
+    img: np.ndarray, y: float, x: float, s: str, color: draw.Color, scale: int = 2
+) -> None:
+    """``s`` centred on ``(y, x)``."""
+    top = int(y) - 5 * scale // 2
+    draw.label(img, top, int(x) - draw.label_width(s, scale) // 2, s, color, scale)
 
 
 def render_rgb(state: MoonstarState) -> np.ndarray:
     """An ``H x W x 3`` uint8 image of ``state``."""
     g = state.game
     n = g.n
-    height = SIZE + DIE + 16 + n * BAR + 16
+    height = SIZE + DIE + 12 + n * ROW + 2 * LINE + 10
     img = draw.canvas(height, SIZE)
-    cy = cx = SIZE / 2
+    counts = np.zeros(12, dtype=int)
+    for m in range(g.max_moons):
+        if state.moon_star[m] >= 0:
+            counts[int(state.moon_star[m])] += 1
     for s in range(12):
-        ang = -math.pi / 2 + 2 * math.pi * s / 12
-        y, x = cy + RING * math.sin(ang), cx + RING * math.cos(ang)
+        y, x = _star_xy(s, RING)
         if s == state.red_star:
             draw.disc(img, y, x, STAR_R + 4, (220, 40, 40))
         value = int(state.planet_value[s])
-        color = (90, 120, 200) if value else (45, 50, 80)
-        draw.disc(img, y, x, STAR_R, color)
-        label = str(value) if value else str(s)
-        draw.text(img, int(y) - 5, int(x) - 4 * len(label), label, draw.INK, 2)
-        # moons on this star, placed on a small arc outside the star
+        draw.disc(img, y, x, STAR_R, (90, 120, 200) if value else (45, 50, 80))
+        _centered(img, y, x, str(s), draw.INK)
+        if value:
+            py, px = _star_xy(s, RING - STAR_R - 18)
+            _centered(img, py, px, str(value), GOLD)
+        ang = -math.pi / 2 + 2 * math.pi * s / 12
         k = 0
         for m in range(g.max_moons):
             if state.moon_star[m] != s:
                 continue
-            a2 = ang + (k - 1) * 0.16
-            my, mx = (
-                cy + (RING + STAR_R + 12) * math.sin(a2),
-                cx + (RING + STAR_R + 12) * math.cos(a2),
-            )
-            mcol = (245, 245, 245) if state.moon_moved[m] else (150, 150, 160)
-            draw.disc(img, my, mx, 5, mcol)
+            a2 = ang + (k - 1) * 0.13
+            my = SIZE / 2 + (RING + STAR_R + 10) * math.sin(a2)
+            mx = SIZE / 2 + (RING + STAR_R + 10) * math.cos(a2)
+            draw.disc(img, my, mx, 5, (245, 245, 245) if state.moon_moved[m] else (150, 150, 160))
             k += 1
+        if counts[s]:
+            cy, cx = _star_xy(s, RING + STAR_R + 30)
+            _centered(img, cy, cx, f"x{counts[s]}", (190, 190, 200))
+    mid = SIZE / 2
     if state.high_bid:
-        draw.text(img, int(cy) - 20, int(cx) - 12, str(state.high_bid), draw.INK, 3)
+        _centered(img, mid - 22, mid, f"BID {state.high_bid}", draw.INK)
     if state.phase == "play":
-        draw.text(img, int(cy) + 10, int(cx) - 12, str(state.round_total), (120, 220, 120), 3)
+        _centered(img, mid, mid, f"TOTAL {state.round_total}", (120, 220, 120))
+    _centered(img, mid + 22, mid, f"ROUND {state.round_no}", (150, 150, 170))
     y0 = SIZE + 4
     for d in range(g.max_dice):
         face = int(state.dice[d])
@@ -61,14 +83,19 @@ def render_rgb(state: MoonstarState) -> np.ndarray:
             draw.pips(img, y0, x0, DIE, face, (20, 20, 20))
             if state.die_used[d]:
                 img[y0 : y0 + DIE, x0 : x0 + DIE] //= 3
-    top = SIZE + DIE + 16
-    scale = max(1, int(np.abs(state.points).max()), g.config.target)
+    top = SIZE + DIE + 12
+    notes = []
     for s in range(n):
-        y = top + s * BAR
-        color = draw.PLAYER_COLORS[s % len(draw.PLAYER_COLORS)]
-        if s == state.bidder:
-            draw.rect(img, y + 3, 2, y + BAR - 3, 8, draw.INK)
-        length = int((SIZE - 80) * max(0, int(state.points[s])) / scale)
-        draw.rect(img, y + 4, 12, y + BAR - 4, 12 + max(2, length), color)
-        draw.text(img, y + 4, SIZE - 60, str(int(state.points[s])), draw.INK, 2)
+        note = f"BID {state.high_bid}" if s == state.bidder and state.high_bid else ""
+        if s == state.excluded:
+            note = (note + " OUT").strip()
+        notes.append(note)
+    current = state.current_player()
+    draw.player_rows(
+        img, top, 4, SIZE - 6, [float(p) for p in state.points], current, ROW, notes,
+        scale_to=g.config.target,
+    )  # fmt: skip
+    y = top + n * ROW + 4
+    draw.caption_line(img, y, 6, SIZE - 6, f"PHASE {state.phase}")
+    draw.caption_line(img, y + LINE, 6, SIZE - 6, "LAST: " + str(getattr(state, "last_action", "")))
     return img

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -80,8 +81,9 @@ def test_play_human_from_fake_stdin() -> None:
     )
     assert code == 0
     assert "player_1 (human)" in out
-    assert "Your move (player_1). Legal moves:" in out
-    assert "'not-a-number' is not a move number" in out
+    assert "Your move (player_1)." in out and "Legal moves:" in out
+    assert "'not-a-number' names no legal move" in out
+    assert "nearest legal moves:" in out
     assert "player_1 (human): " in out  # the human's moves were played
     assert "final scores:" in out
 
@@ -101,7 +103,11 @@ def test_play_human_quits_and_eof() -> None:
             ["play", "jupiter_v0", "--agents", "bogus", "random"],
             "allowed: ['greedy', 'heuristic', 'random']",
         ),
-        (["play", "jupiter_v0", "--agents", "random", "random", "random"], "needs 2 agents"),
+        (["play", "jupiter_v0", "--agents", *["random"] * 5], "cannot seat them"),
+        (
+            ["play", "jupiter_v0", "--agents", "random", "random", "--param", "num_players=3"],
+            "needs 3 agents",
+        ),
         (["play", "jupiter_v0", "--param", "num_players=9"], "num_players=9"),
         (["play", "jupiter_v0", "--param", "colour=red"], "valid parameters"),
         (["play", "jupiter_v0", "--param", "oops"], "KEY=VALUE"),
@@ -229,3 +235,95 @@ def test_play_human_does_not_see_sealed_side_bets() -> None:
                      "none", "--param", "game=11", "--param", "num_players=3",
                      "--param", "max_rounds=3"])  # fmt: skip
     assert code == 0 and "sealed" not in out and " of score on " in out
+
+
+def test_player_count_follows_the_agents_named() -> None:
+    code, out = run(["play", "moonstar_v0", "--agents", "oracle", "heuristic", "random",
+                     "--seed", "1", "--render", "none", "--param", "max_rounds=2"])  # fmt: skip
+    assert code == 0
+    assert out.splitlines()[0].startswith(
+        "moonstar_v0: player_0 (oracle) vs player_1 (heuristic) vs player_2 (random)"
+    )
+    assert re.search(r"moon \d+ on star \d+, die \d+ \(face [1-6]\), \w+ -> star \d+: \+\d+", out)
+    assert "== round 1 over" in out or "== round 1: nobody bid" in out
+
+
+def test_param_takes_lists_and_mappings() -> None:
+    assert parse_value("[3,5,8]") == [3, 5, 8]
+    assert parse_value('{"a": [1, 2]}') == {"a": [1, 2]}
+    assert parse_value("[L, X]") == ["L", "X"]  # YAML's safe subset
+    assert parse_params(["shapes=[L, X]"]) == {"shapes": ["L", "X"]}
+    code, out = run(["play", "moon_harvesters_v0", "--seed", "0", "--render", "none",
+                     "--param", "shapes=[I, X]"])  # fmt: skip
+    assert code == 0 and "take harvester kind I" in out
+
+
+def test_list_env_prints_the_page_and_every_parameter(capsys: pytest.CaptureFixture) -> None:
+    import dataclasses
+
+    import moon_envs
+
+    for env_id in moon_envs.list_envs():
+        code, out = run(["list", env_id])
+        assert code == 0
+        assert moon_envs.get_entry(env_id).doc.splitlines()[0] in out
+        config = moon_envs.get_entry(env_id).env_class().game_class.config_class
+        params = out.split("Parameters (name = default: allowed values)")[1]
+        for f in dataclasses.fields(config):
+            assert re.search(rf"^  {f.name} = .+: .+", params, re.M), f.name
+        assert '  illegal_action = "raise": "raise"' in params
+    assert "num_players = 2: 2, 3 or 4." in run(["list", "jupiter_v0"])[1]
+    code, _ = run(["list", "nope_v0"])
+    assert code == 2 and "registered ids" in capsys.readouterr().err
+
+
+def test_moonstar_planets_param_as_a_list() -> None:
+    code, out = run(["play", "moonstar_v0", "--agents", "random", "--seed", "0", "--render",
+                     "none", "--param", "planets=[3,5,8]", "--param", "num_players=2",
+                     "--param", "max_rounds=1"])  # fmt: skip
+    assert code == 0 and "final scores:" in out
+
+
+def test_train_interrupted_on_cuda_less_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    import torch
+
+    import agents.train as train_module
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: 'cuda' is honoured")
+    built = train_module.build_model
+
+    def build_then_interrupt(*args, **kwargs):
+        model = built(*args, **kwargs)
+        learn = model.learn
+
+        def learn_then_ctrl_c(total_timesteps, callback=None, **kw):
+            learn(total_timesteps=64, callback=callback, **kw)
+            raise KeyboardInterrupt
+
+        model.learn = learn_then_ctrl_c
+        return model
+
+    monkeypatch.setattr(train_module, "build_model", build_then_interrupt)
+    cfg = tmp_path / "cuda.yaml"
+    cfg.write_text(
+        "name: ctrl_c\n"
+        "algorithm: {n_envs: 2, n_steps: 32, batch_size: 32, n_epochs: 1, net_arch: [16], "
+        "device: cuda}\n"
+        "opponents: {pool: [random]}\n"
+        "eval: {every_timesteps: 0, games: 2, opponents: [random]}\n"
+        "checkpoints: {every_timesteps: 0}\n"
+        "output: {tensorboard: false}\n"
+    )
+    with pytest.warns(RuntimeWarning, match="torch sees no GPU; training on the CPU"):
+        code, out = run(["train", str(cfg), "--out", str(tmp_path), "--no-progress"])
+    assert code == 0
+    run_dir = tmp_path / "ctrl_c_seed0"
+    assert "training interrupted (Ctrl-C) at 64 timesteps" in out and str(run_dir) in out
+    assert "(device: cpu)" in out
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["interrupted"] is True and summary["device"] == "cpu"
+    assert (run_dir / "model.zip").is_file()

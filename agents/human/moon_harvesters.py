@@ -1,0 +1,114 @@
+"""Moon Harvesters for people: placements by kind, orientation and anchor, with pictures.
+
+A placement is listed as ``harvester L orientation 3 at B2 covering B2 C2 B3 B4 B5``;
+type ``L 3 B2`` (kind, orientation, anchor: the top-left corner of the orientation's
+picture), ``3 B2``, or the covered cells in any order (``B2 B3 B4 B5 C2``). Deposits
+and craters are typed by cell name (``B12``). While placing, the seat's kind is drawn
+in every orientation it may take.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agents.human.hooks import GameHooks, generic_narrate
+
+
+def _placement(state: Any, action: int) -> tuple[int, int, int] | None:
+    """``(kind, slot, anchor)`` of a placement action, else ``None``."""
+    g = state.game
+    a = int(action)
+    if not g.place_base <= a < g.deposit_base:
+        return None
+    slot, anchor = divmod(a - g.place_base, g.num_cells)
+    return int(state.kind_of[state.current_player()]), slot, anchor
+
+
+def covered_cells(state: Any, action: int) -> list[str]:
+    """Names of the cells a placement action covers."""
+    kind, slot, anchor = _placement(state, action)  # type: ignore[misc]
+    g = state.game
+    cells = g.fp.cells[kind][slot * g.num_cells + anchor]
+    return [g.cell_name(int(c)) for c in cells]
+
+
+def move_name(state: Any, action: int) -> str:
+    place = _placement(state, action)
+    if place is None:
+        return state.action_to_string(int(action))
+    kind, slot, anchor = place
+    g = state.game
+    cells = " ".join(covered_cells(state, action))
+    return (
+        f"harvester {g.kinds[kind].name} orientation {slot} at {g.cell_name(anchor)} "
+        f"covering {cells}"
+    )
+
+
+def narrate(before: Any, action: int, after: Any, observer: int | None) -> list[str]:
+    if _placement(before, action) is not None:
+        return [move_name(before, action)]
+    return generic_narrate(before, action, after, observer)
+
+
+def orientation_pictures(state: Any, seat: int) -> str:
+    """The seat's kind in each orientation, side by side, ``#`` filled and ``+`` the
+    anchor when it is filled (``o`` when the anchor corner is empty)."""
+    g = state.game
+    if state.phase != "place" or state.kind_of[seat] < 0:
+        return ""
+    shape = g.kinds[int(state.kind_of[seat])]
+    blocks = []
+    for slot in range(len(shape.orientations)):
+        rows = [list(r) for r in shape.pattern(slot).split("/")]
+        rows[0][0] = "+" if rows[0][0] == "#" else "o"
+        width = max(len(r) for r in rows)
+        blocks.append([f"{slot}".ljust(width)] + ["".join(r).ljust(width) for r in rows])
+    height = max(len(b) for b in blocks)
+    lines = [f"your harvester {shape.name}, orientations (+/o = anchor corner):"]
+    for i in range(height):
+        lines.append(
+            "  " + "   ".join((b[i] if i < len(b) else " " * len(b[0])) for b in blocks).rstrip()
+        )
+    return "\n".join(lines)
+
+
+def aliases(state: Any, text: str) -> str:
+    """``[KIND] ORIENTATION ANCHOR`` or the covered cells in any order -> the placement's
+    name; other text unchanged."""
+    if state.phase != "place":
+        return text
+    g = state.game
+    m = re.fullmatch(r"(?:(\w+)\s+)?(\d)\s+([A-Za-z]\d+)", text.strip())
+    if m:
+        kind = g.kinds[int(state.kind_of[state.current_player()])].name
+        if m.group(1) is None or m.group(1).upper() == kind.upper():
+            return f"harvester {kind} orientation {m.group(2)} at {m.group(3).upper()}"
+    typed = {w.upper() for w in text.replace(",", " ").split()}
+    if len(typed) < 2:
+        return text
+    legal = [int(a) for a in state.legal_actions_mask().nonzero()[0]]
+    for a in legal:
+        if _placement(state, a) is not None and set(covered_cells(state, a)) == typed:
+            return move_name(state, a)
+    return text
+
+
+def legend(state: Any, seat: int | None) -> str:
+    return (
+        "Moon Harvesters. Columns A.., rows 1..; a..d = players' harvesters, O crater,\n"
+        "* deposit. Moves: 'take harvester kind L', 'take a crater', 'crater on C4',\n"
+        "'deposit on B12' (or just 'B12'), and placements as kind, orientation and anchor\n"
+        "('L 3 B2') or the covered cells ('B2 B3 B4 B5 C2'). The anchor is the top-left\n"
+        "corner of the orientation's picture. 'moves' lists the legal moves, 'q' quits."
+    )
+
+
+HOOKS = GameHooks(
+    narrate=narrate,
+    legend=legend,
+    pictures=orientation_pictures,
+    move_name=move_name,
+    aliases=aliases,
+)

@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.cli import main
+from agents.replay.png import encode_png
+
+
+def _decode_png(data: bytes) -> np.ndarray:
+    """Decode the PNGs encode_png writes (8-bit RGB, filter 0), to check round trips."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    pos, idat = 8, b""
+    while pos < len(data):
+        length = int.from_bytes(data[pos : pos + 4], "big")
+        kind = data[pos + 4 : pos + 8]
+        if kind == b"IDAT":
+            idat += data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+    rows = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + 3 * w)
+    assert not rows[:, 0].any()
+    return rows[:, 1:].reshape(h, w, 3)
+
+
+def test_png_round_trip() -> None:
+    img = np.random.default_rng(0).integers(0, 256, (7, 5, 3), dtype=np.uint8)
+    assert np.array_equal(_decode_png(encode_png(img)), img)
+    with pytest.raises(ValueError, match="H x W x 3"):
+        encode_png(np.zeros((4, 4)))
+
+
+def _play(tmp_path: Path, env_id: str, *extra: str) -> tuple[str, Path, Path]:
+    gif, page = tmp_path / "game.gif", tmp_path / "replay.html"
+    out = io.StringIO()
+    argv = ["play", env_id, "--seed", "0", "--render", "none", "--gif", str(gif)]
+    code = main([*argv, "--html", str(page), *extra], stdout=out)
+    assert code == 0
+    return out.getvalue(), gif, page
+
+
+@pytest.mark.parametrize("env_id", ["jupiter_v0", "moonstar_v0", "moon_harvesters_v0"])
+def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
+    small = {  # short games keep the test quick
+        "moonstar_v0": ("--param", "max_rounds=1"),
+        "moon_harvesters_v0": ("--param", "rows=6", "--param", "cols=6", "--param",
+                               "pieces_per_kind=2", "--param", "num_deposits=10"),
+    }  # fmt: skip
+    extra = small.get(env_id, ())
+    pytest.importorskip("PIL", reason="GIFs need Pillow (the render extra)")
+    out, gif, page = _play(tmp_path, env_id, *extra)
+    moves = [ln for ln in out.splitlines() if re.match(r"player_\d \(", ln)]
+    assert f"wrote {gif}" in out and f"wrote {page}" in out
+    from PIL import Image
+
+    with Image.open(gif) as im:
+        assert im.n_frames == len(moves) + 1  # the start and one frame per move
+    text = page.read_text()
+    assert text.count('<div class="step"') == len(moves) + 1
+    assert text.count("<svg ") == len(moves) + 1
+    assert 'type="range"' in text and f'max="{len(moves)}"' in text
+    assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in text and "<link" not in text and "src=" not in text
+    for line in moves[:5]:  # the move list holds every move as it was announced
+        assert f"<li>{line.split(':', 1)[0]}" in text
+
+
+def test_gif_without_pillow_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    argv = ["play", "jupiter_v0", "--render", "none", "--gif", str(tmp_path / "g.gif")]
+    assert main(argv, stdout=io.StringIO()) == 2
+    assert 'writing a GIF needs Pillow: pip install "moon-envs[render]"' in capsys.readouterr().err
+    assert not (tmp_path / "g.gif").exists()
+    # the HTML replay needs no imaging library
+    page = tmp_path / "r.html"
+    argv = ["play", "jupiter_v0", "--render", "none", "--html", str(page)]
+    assert main(argv, stdout=io.StringIO()) == 0 and page.is_file()
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.skipif(
+    _chromium() is None,
+    reason="no headless Chromium on PATH (Debian/Ubuntu: apt-get install -y chromium)",
+)
+def test_html_replay_renders_and_steps_in_a_headless_browser(tmp_path: Path) -> None:
+    _, _, page = _play(tmp_path, "jupiter_v0")
+    steps = page.read_text().count('<div class="step"')
+
+    def dom(fragment: str) -> str:
+        cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+               f"{page.as_uri()}{fragment}"]  # fmt: skip
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    first = dom("")
+    assert re.search(r'<body[^>]*data-step="0"', first)
+    assert re.search(r'<body[^>]*data-rendered="yes"', first)  # the SVG board has a size
+    assert re.search(r'id="counter">step 0 / ' + str(steps - 1), first)
+    # "#step=3&next": the page opens at step 3, then its next button steps to 4
+    moved = dom("#step=3&next")
+    assert re.search(r'<body[^>]*data-step="4"', moved)
+    assert re.search(r'id="step-4"(?! hidden)[^>]*>', moved)
+    assert re.search(r'id="step-3" hidden', moved)
+    assert re.search(r'<li class="current">', moved)
