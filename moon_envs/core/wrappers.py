@@ -167,7 +167,7 @@ class SingleAgentEnv(gymnasium.Env):
         aec = self.aec
         if aec.agent_selection != self._learner or aec.terminations.get(self._learner, True):
             raise RuntimeError("step() called after the episode ended; call reset()")
-        aec.step(int(action))
+        aec.step(action)  # the env checks it: np.array(0.7) is refused, not floored
         self._play_opponents()
         reward = float(aec._cumulative_rewards[self._learner])
         aec._cumulative_rewards[self._learner] = 0.0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import numpy as np
@@ -146,3 +147,15 @@ def test_the_core_does_not_import_the_registry():
                 assert name != "moon_envs" or not isinstance(node, ast.ImportFrom), (
                     f"{path.name} imports from the package root (which loads the registry)"
                 )
+
+
+@pytest.mark.parametrize("bad", [np.array(0.7), float("inf"), True, "3", [1]])
+def test_single_agent_view_refuses_non_integer_actions_untouched(bad):
+    env = moon_envs.make_single_agent("jupiter_v0", learner_seat=0)
+    env.reset(seed=0)
+    before = json.dumps(env.aec.get_state(), sort_keys=True)
+    with pytest.raises(moon_envs.IllegalActionError):
+        env.step(bad)
+    assert json.dumps(env.aec.get_state(), sort_keys=True) == before
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    env.step(np.int64(legal))  # numpy integers, as SB3 sends them, still play
