@@ -174,3 +174,11 @@ register(
         gym_id="moon_envs/MoonHarvesters-v0",
     )
 )
+register(
+    EnvEntry(
+        id="star_master_v0",
+        module="moon_envs.star_master.env",
+        summary="Star Master (Allaire): find hidden colours from memory, 1-6 players, races.",
+        gym_id="moon_envs/StarMaster-v0",
+    )
+)
