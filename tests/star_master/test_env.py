@@ -47,8 +47,8 @@ def _check_invariants(state):
 
 @pytest.mark.parametrize("params", GRID, ids=str)
 def test_fuzzed_games_keep_the_invariants_and_end(params):
-    game = StarMasterGame(**params)
-    for seed in range(25):
+    game = StarMasterGame(**{"max_turns": 60, **params})
+    for seed in range(30):
         rng = np.random.default_rng(seed)
         state = game.new_initial_state()
         moves = 0
@@ -62,7 +62,7 @@ def test_fuzzed_games_keep_the_invariants_and_end(params):
 
 @pytest.mark.parametrize("params", GRID[1:6], ids=str)
 def test_clone_dict_and_pickle_round_trips_continue_identically(params):
-    game = StarMasterGame(**params)
+    game = StarMasterGame(max_turns=60, **params)
     for seed in range(8):
         rng = np.random.default_rng(seed)
         state = game.new_initial_state()
