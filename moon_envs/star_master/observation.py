@@ -29,6 +29,7 @@ class ObservationLayout:
         self.win = slots * CH + 1  # + colour (-1 = unknown -> channel 0)
         self.perm = CH * NUM_SLOTS + slots * NUM_SLOTS
         self.mem = self.perm[0] + NUM_SLOTS * NUM_SLOTS + slots * CH + 1
+        self.board = np.concatenate([self.win, self.perm, self.mem])  # + views[p].ravel()
         self.pawns = int(self.mem[0] - 1 + NUM_SLOTS * CH)
         self.white = self.pawns + NUM_COLOURS * n
         self.black = self.white + NUM_COLOURS + 1
@@ -63,9 +64,7 @@ def encode(state: StarMasterState, p: int) -> np.ndarray:
     """Seat ``p``'s observation (see the env's documentation for the layout)."""
     L = state.game.layout
     o = np.zeros(L.size, dtype=np.float32)
-    o[L.win + state.win_map[p]] = 1.0
-    o[L.perm + state.win_perm[p]] = 1.0
-    o[L.mem + state.memory[p]] = 1.0
+    o[L.board + state.views[p].ravel()] = 1.0
     o[L.pawns : L.white] = state.pawns[L.order[p]].ravel()
     if state.white >= 0:
         o[L.white + state.white] = 1.0

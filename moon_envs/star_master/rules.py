@@ -118,12 +118,33 @@ class StarMasterState(State):
         self.race_choice = np.full(n, NOT_CHOSEN, dtype=np.int8)
         self.race_next = 0  # race choices made so far
         self.pawns = np.zeros((n, NUM_COLOURS), dtype=np.int8)
-        self.memory = np.full((n, NUM_SLOTS), -1, dtype=np.int8)
-        self.win_map = np.full((n, NUM_SLOTS), -1, dtype=np.int8)
-        self.win_perm = np.tile(np.arange(NUM_SLOTS, dtype=np.int8), (n, 1))
+        self.held = np.zeros(n, dtype=np.int8)  # colours held per seat
+        # per seat: row 0 window map, row 1 window permutation, row 2 memory
+        self.views = np.full((n, 3, NUM_SLOTS), -1, dtype=np.int8)
+        self.views[:, 1] = obs.IDENTITY
         self.winners_list: list[int] = []
         self.last_flip = np.full(4, -1, dtype=np.int8)  # seat, slot, colour, found
         self.last_race = np.full(n, NOT_CHOSEN, dtype=np.int8)  # revealed choices
+
+    @property
+    def win_map(self) -> np.ndarray:
+        """``(n, 9)`` view: colour shown at each slot since each seat's last decision."""
+        return self.views[:, 0]
+
+    @property
+    def win_perm(self) -> np.ndarray:
+        """``(n, 9)`` view: where the cube now on each slot stood at the seat's last decision."""
+        return self.views[:, 1]
+
+    @property
+    def memory(self) -> np.ndarray:
+        """``(n, 9)`` view: remembered colour per slot (-1 unknown)."""
+        return self.views[:, 2]
+
+    def _set_pawn(self, seat: int, colour: int, value: int) -> None:
+        if self.pawns[seat, colour] != value:
+            self.pawns[seat, colour] = value
+            self.held[seat] += 1 if value else -1
 
     # ---- whose move ---------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -252,14 +273,15 @@ class StarMasterState(State):
 
     def _decide(self, seat: int) -> None:
         """``seat`` takes a decision: its window of recent events starts afresh."""
-        self.win_map[seat] = -1
-        self.win_perm[seat] = obs.IDENTITY
+        self.views[seat, 0] = -1
+        self.views[seat, 1] = obs.IDENTITY
 
     def _reveal(self, seat: int, slot: int, found: bool) -> int:
         colour = int(self.layout[slot])
-        self.win_map[:, slot] = colour
         if self.game.config.memory != "none":
-            self.memory[:, slot] = colour
+            self.views[:, 0::2, slot] = colour
+        else:
+            self.views[:, 0, slot] = colour
         self.last_flip[:] = (seat, slot, colour, int(found))
         return colour
 
@@ -268,7 +290,7 @@ class StarMasterState(State):
         found = int(self.layout[slot]) == target
         self._reveal(seat, slot, found)
         if found:
-            self.pawns[seat, target] = 1
+            self._set_pawn(seat, target, 1)
             if self._check_goal(seat):
                 return
             if self.game.config.children:
@@ -278,12 +300,15 @@ class StarMasterState(State):
                 self.phase = SWAP
             return
         if self.game.config.must_search:
-            self.pawns[seat, target] = 0  # competition: a miss loses an owned colour
+            self._set_pawn(seat, target, 0)  # competition: a miss loses an owned colour
         self._end_turn()
 
     def _swap(self, s: int, t: int) -> None:
-        for arr in (self.layout, self.memory, self.win_map, self.win_perm):
-            arr[..., [s, t]] = arr[..., [t, s]]
+        lay, views = self.layout, self.views
+        lay[s], lay[t] = lay[t], lay[s]
+        keep = views[:, :, s].copy()
+        views[:, :, s] = views[:, :, t]
+        views[:, :, t] = keep
 
     def _race_choice(self, a: int) -> None:
         seat = self._current_player()
@@ -309,17 +334,17 @@ class StarMasterState(State):
         found = int(self.layout[slot]) == self.white
         colour = self._reveal(winner, slot, found)
         if found:
-            self.pawns[winner, colour] = 1
+            self._set_pawn(winner, colour, 1)
             if self._check_goal(winner):
                 return
             self.found_slot = slot
             self.phase = SWAP
         else:
-            self.pawns[winner, colour] = 0  # a wrong grab loses that colour, if owned
+            self._set_pawn(winner, colour, 0)  # a wrong grab loses that colour, if owned
             self._end_turn()
 
     def _check_goal(self, seat: int) -> bool:
-        if int(self.pawns[seat].sum()) >= GOAL:
+        if self.held[seat] >= GOAL:
             self.winners_list = [seat]
             self.phase = END
             return True
@@ -342,7 +367,7 @@ class StarMasterState(State):
 
     # ---- results --------------------------------------------------------------------------
     def _scores(self) -> np.ndarray:
-        return self.pawns.sum(axis=1)
+        return self.held
 
     def _winners(self) -> list[int]:
         return list(self.winners_list)

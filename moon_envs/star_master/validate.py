@@ -45,6 +45,10 @@ def validate_state(st: StarMasterState) -> None:
     check_int("state.seed", st.seed, -1, seed_high)
     _array("layout", st.layout, (NUM_SLOTS,), -1, NUM_COLOURS - 1)
     _array("pawns", st.pawns, (n, NUM_COLOURS), 0, 1)
+    _array("held", st.held, (n,), 0, 6)
+    _array("views", st.views, (n, 3, NUM_SLOTS), -1, NUM_COLOURS - 1)
+    if not np.array_equal(st.held, st.pawns.sum(axis=1)):
+        raise ConfigError("state.held must count each seat's pawns (state.pawns summed per seat)")
     _array("memory", st.memory, (n, NUM_SLOTS), -1, NUM_COLOURS - 1)
     _array("win_map", st.win_map, (n, NUM_SLOTS), -1, NUM_COLOURS - 1)
     _array("win_perm", st.win_perm, (n, NUM_SLOTS), 0, NUM_SLOTS - 1)

@@ -32,4 +32,4 @@ def roll(state: StarMasterState, white: int, black_star: bool = False) -> None:
 
 def give(state: StarMasterState, seat: int, *colours: int) -> None:
     for c in colours:
-        state.pawns[seat, c] = 1
+        state._set_pawn(seat, c, 1)
