@@ -13,7 +13,7 @@ PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/star_master_v0
 Gymnasium (single agent)      ``gymnasium.make("moon_envs/StarMaster-v0")``
 Agents                        ``player_0 .. player_{n-1}``
 Actions                       ``Discrete(28)``
-Observation                   ``Dict(observation=Box(0, 1, (295 + 10n,), float32),
+Observation                   ``Dict(observation=Box(0, 1, (304 + 10n,), float32),
                               action_mask=Box(0, 1, (28,), int8))``
 Chance                        set-up layout (one slot at a time), the forgetting seed
                               (``memory="decay"``), the dice, the race winner
@@ -40,7 +40,7 @@ the black die (``black_faces``, default 2 stars of 6; never rolled with ``childr
 Holding 6 colours ends the game at once. The mask is exact; it is all zeros for an agent
 not to move. ``state.action_to_string(a)`` names actions in the current phase.
 
-Observation (seat ``p``, length ``295 + 10n``)
+Observation (seat ``p``, length ``304 + 10n``)
 ----------------------------------------------
 1. *Window map* (9 slots × 10: unknown, 9 colours): the colour each slot is known to hold
    from the public events since ``p``'s last decision (every flip, by anyone, tracked through
@@ -57,7 +57,9 @@ Observation (seat ``p``, length ``295 + 10n``)
 4. Pawns: 9 per seat, ``p`` first then clockwise.
 5. White die one-hot (9 colours + star; zeros between turns), black star flag.
 6. Phase one-hot (name, flip, swap, race), sought colour one-hot (9), found slot one-hot (9,
-   the slot to swap), roller one-hot relative to ``p`` (n), ``turn / turn cap``.
+   the slot to swap), *match* (9: 1 where 1. or 3. shows the colour being sought, i.e. the
+   named colour or the white die's colour; a summary of blocks 1, 3 and 5, nothing more),
+   roller one-hot relative to ``p`` (n), ``turn / turn cap``.
 
 No block ever shows another seat's sealed race choice; ``info`` (the same for every seat)
 holds only public facts: ``turn``, ``roller``, ``white``, ``black_star``, ``last_flip``

@@ -36,7 +36,8 @@ class ObservationLayout:
         self.phase = self.black + 1
         self.target = self.phase + 4
         self.found = self.target + NUM_COLOURS
-        self.roller = self.found + NUM_SLOTS
+        self.match = self.found + NUM_SLOTS
+        self.roller = self.match + NUM_SLOTS
         self.turn = self.roller + n
         self.size = self.turn + 1
         self.order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
@@ -76,6 +77,11 @@ def encode(state: StarMasterState, p: int) -> np.ndarray:
         o[L.target + state.target] = 1.0
     if state.found_slot >= 0:
         o[L.found + state.found_slot] = 1.0
+    sought = state.target if state.target >= 0 else state.white
+    if 0 <= sought < NUM_COLOURS:
+        views = state.views[p]
+        known = np.where(views[2] >= 0, views[2], views[0])
+        o[L.match : L.match + NUM_SLOTS] = known == sought
     o[L.roller + (state.roller - p) % L.n] = 1.0
     o[L.turn] = state.turn / state.game.config.turn_cap
     return o

@@ -199,3 +199,17 @@ def test_memory_agent_ladder_on_a_few_games():
     assert res.stats["memory3"].wins >= 8
     res = tournament("star_master_v0", ["memory3", "memory"], games=10, seed=0)
     assert res.stats["memory"].wins >= 7
+
+
+def test_match_block_marks_the_shown_slot_of_the_sought_colour():
+    state = start(num_players=2)
+    L = state.game.layout
+    roll(state, 0)
+    match = state.observation(0)[L.match : L.match + 9]
+    assert np.flatnonzero(match).tolist() == [where(0)]
+    state.apply_action(where(1))  # player_0 misses; its window now holds only that flip
+    roll(state, 1)  # player_1 seeks orange: its window still shows the set-up layout
+    assert np.flatnonzero(state.observation(1)[L.match : L.match + 9]).tolist() == [where(1)]
+    state.apply_action(PASS if state.legal_actions_mask()[PASS] else where(2))
+    roll(state, 3)  # player_0 seeks green: its window holds only the orange flip
+    assert not state.observation(0)[L.match : L.match + 9].any()
