@@ -79,11 +79,10 @@ def encode(state: StarMasterState, p: int) -> np.ndarray:
         o[L.found + state.found_slot] = 1.0
     sought = state.target if state.target >= 0 else state.white
     if 0 <= sought < NUM_COLOURS:
-        views = state.views[p]
-        known = np.where(views[2] >= 0, views[2], views[0])
-        o[L.match : L.match + NUM_SLOTS] = known == sought
+        views = state.views[p]  # window and memory agree with the layout where known
+        o[L.match : L.match + NUM_SLOTS] = (views[0] == sought) | (views[2] == sought)
     o[L.roller + (state.roller - p) % L.n] = 1.0
-    o[L.turn] = state.turn / state.game.config.turn_cap
+    o[L.turn] = state.turn / state.game.turn_cap
     return o
 
 
@@ -109,5 +108,5 @@ def encode_global(state: StarMasterState) -> np.ndarray:
     g[L.g_perm + L.g_seat_perm + state.win_perm] = 1.0
     player = state.current_player()
     g[L.g_move + (player if player >= 0 else n)] = 1.0 if player != -1 else 0.0
-    g[L.g_turn] = state.turn / state.game.config.turn_cap
+    g[L.g_turn] = state.turn / state.game.turn_cap
     return g

@@ -58,6 +58,7 @@ class StarMasterGame(Game):
         self.seed_outcomes = [(o, 1.0 / DECAY_SEEDS) for o in range(DECAY_SEEDS)]
         self.layout = obs.ObservationLayout(n)
         self.masks = _Masks()
+        self.turn_cap = c.turn_cap
         per_turn = max(n + 1, 3)
         return GameSpec(
             name="star_master",
@@ -248,8 +249,7 @@ class StarMasterState(State):
             self._start_turn()
 
     def _start_turn(self) -> None:
-        cfg = self.game.config
-        if self.turn >= cfg.turn_cap:
+        if self.turn >= self.game.turn_cap:
             self._end_at_cap()
             return
         self.phase = ROLL
