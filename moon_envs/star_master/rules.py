@@ -432,22 +432,9 @@ class StarMasterState(State):
         themselves (other seats' memories follow the new layout), other seats' sealed race
         choices are redrawn, and the forgetting seed is redrawn. With ``memory="perfect"``
         the layout is the true one."""
-        new = self.clone()
-        if self.phase == SETUP or self.phase == END:
-            return new
-        known = (self.win_map[player] >= 0) | (self.memory[player] >= 0)
-        hidden = np.flatnonzero(~known)
-        if hidden.size > 1:
-            new.layout[hidden] = rng.permutation(self.layout[hidden])
-        for arr in (new.memory, new.win_map):
-            arr[:] = np.where(arr >= 0, new.layout[None, :], -1)
-        if self.phase == RACE:
-            for q in range(self.game.num_players):
-                if q != player and self.race_choice[q] != NOT_CHOSEN:
-                    new.race_choice[q] = rng.integers(-1, NUM_SLOTS)
-        if self.game.config.memory == "decay" and self.phase != SEED:
-            new.seed = int(rng.integers(DECAY_SEEDS))
-        return new
+        from moon_envs.star_master.determinise import resample_state
+
+        return resample_state(self, player, rng)
 
     def _validate(self) -> None:
         validate_state(self)
