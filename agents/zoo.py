@@ -29,6 +29,11 @@ _BY_GAME: dict[str, dict[str, str]] = {
         "oracle": "agents.heuristics.moonstar:MoonstarOracleAgent",
     },
     "moon_harvesters": {"greedy": "agents.heuristics.moon_harvesters:HarvestersGreedyAgent"},
+    "star_master": {
+        "memory": "agents.heuristics.star_master:StarMasterMemoryAgent",
+        "heuristic": "agents.heuristics.star_master:StarMasterMemoryAgent",
+        "memory3": "agents.heuristics.star_master:StarMasterSlotsAgent",
+    },
     "moonwakers": {"heuristic": "agents.heuristics.moonwakers:MoonwakersHeuristicAgent"},
 }
 _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}

@@ -177,6 +177,14 @@ register(
 )
 register(
     EnvEntry(
+        id="star_master_v0",
+        module="moon_envs.star_master.env",
+        summary="Star Master (Allaire): find hidden colours from memory, 1-6 players, races.",
+        gym_id="moon_envs/StarMaster-v0",
+    )
+)
+register(
+    EnvEntry(
         id="moonwakers_v0",
         module="moon_envs.moonwakers.env",
         summary="Moonwakers SEED: hidden terrain cards, sealed choices, duels; 2-6 players.",

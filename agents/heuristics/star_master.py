@@ -1,0 +1,126 @@
+"""StarMasterMemoryAgent: remembers what it has been shown and plays its best guess.
+
+The agent reads only its observation (never the hidden layout). At each decision it
+updates its own memory of the board, then acts on it.
+
+Memory update (see the observation layout in :mod:`moon_envs.star_master.env`):
+
+1. the cubes have moved since its last decision by the *window permutation*, so every
+   remembered entry follows its cube;
+2. every colour in the *window map* (flips seen since its last decision; the full layout
+   after set-up) and in the env's *memory block* (``memory="perfect"`` / ``"decay"``) is
+   remembered with the current time;
+3. with ``capacity=k`` only the ``k`` most recently seen slots are kept (ties broken by
+   slot order); ``capacity=None`` is perfect recall.
+
+Policy:
+
+* flip: the remembered slot of the sought colour; else pass when allowed (an owned
+  colour); else a uniformly random slot not remembered (any slot if all are);
+* star: name a lacking colour whose slot it remembers; else a lacking colour it has not
+  located (uniform);
+* swap: the found cube goes to a remembered slot (both colours stay known), else anywhere;
+* race (sealed): grab the remembered slot of the rolled colour if it lacks that colour;
+  otherwise abstain (a wrong grab can only lose a pawn).
+
+Ladder measured in ``docs/star_master.md``: random < memory (3 slots) < perfect recall.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import AgentView, legal_actions
+from moon_envs.star_master.config import NAME0, NUM_COLOURS, NUM_SLOTS, PASS, SWAP0
+from moon_envs.star_master.observation import CH, ObservationLayout
+
+
+class StarMasterMemoryAgent:
+    """Memory player with ``capacity`` remembered slots (``None``: perfect recall)."""
+
+    def __init__(
+        self, seed: int | None = None, name: str = "memory", capacity: int | None = None
+    ) -> None:
+        if capacity is not None and not (isinstance(capacity, int) and 0 <= capacity <= 9):
+            raise ValueError(f"capacity must be None or an integer 0..9, got {capacity!r}")
+        self.name = name
+        self.capacity = capacity
+        self.rng = np.random.default_rng(seed)
+        self._layouts: dict[int, ObservationLayout] = {}
+        self._memory: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._clock = 0
+
+    def reset(self, game, seat: int) -> None:
+        """A new game starts for ``seat``: forget everything about that seat's board."""
+        self._memory[seat] = (np.full(NUM_SLOTS, -1), np.full(NUM_SLOTS, -1))
+
+    # ---- memory ---------------------------------------------------------------------------
+    def _layout(self, n: int) -> ObservationLayout:
+        if n not in self._layouts:
+            self._layouts[n] = ObservationLayout(n)
+        return self._layouts[n]
+
+    def remember(self, obs: np.ndarray, seat: int, n: int) -> np.ndarray:
+        """Update the seat's memory from ``obs``; return the remembered colour per slot."""
+        L = self._layout(n)
+        colours, seen = self._memory.get(seat) or (np.full(9, -1), np.full(9, -1))
+        self._clock += 1
+        perm = obs[L.perm[0] : L.perm[0] + 81].reshape(NUM_SLOTS, NUM_SLOTS).argmax(axis=1)
+        colours, seen = colours[perm], seen[perm]
+        for start in (int(L.mem[0]) - 1, int(L.win[0]) - 1):  # memory block, then window
+            block = obs[start : start + NUM_SLOTS * CH].reshape(NUM_SLOTS, CH).argmax(axis=1) - 1
+            shown = block >= 0
+            colours = np.where(shown, block, colours)
+            seen = np.where(shown, self._clock, seen)
+        if self.capacity is not None:
+            known = np.flatnonzero(colours >= 0)
+            if known.size > self.capacity:
+                order = known[np.lexsort((-known, seen[known]))]  # oldest first
+                drop = order[: known.size - self.capacity]
+                colours[drop], seen[drop] = -1, -1
+        self._memory[seat] = (colours, seen)
+        return colours
+
+    # ---- policy ---------------------------------------------------------------------------
+    def act(self, view: AgentView) -> int:
+        if view.game.spec.name != "star_master":
+            raise TypeError(
+                f"StarMasterMemoryAgent plays Star Master only, not {view.game.spec.name}"
+            )
+        n = view.game.spec.num_players
+        L = self._layout(n)
+        obs, mask = view.observation, view.action_mask
+        colours = self.remember(obs, view.seat, n)
+        legal = legal_actions(view)
+        phase = int(np.argmax(obs[L.phase : L.phase + 4]))
+        mine = obs[L.pawns : L.pawns + NUM_COLOURS] > 0.5
+        where = {int(c): s for s, c in enumerate(colours) if c >= 0}
+        if phase == 0:  # name a lacking colour
+            lacking = [c for c in range(NUM_COLOURS) if mask[NAME0 + c]]
+            located = [c for c in lacking if c in where]
+            pool = located or [c for c in lacking if c not in where] or lacking
+            return NAME0 + int(self.rng.choice(pool))
+        if phase == 2:  # swap onto a remembered slot
+            found = int(np.argmax(obs[L.found : L.found + NUM_SLOTS]))
+            keep = [t for t in range(NUM_SLOTS) if t != found and colours[t] >= 0]
+            pool = [SWAP0 + t for t in keep] or legal.tolist()
+            return int(self.rng.choice(pool))
+        target = int(np.argmax(obs[L.target : L.target + NUM_COLOURS]))
+        if phase == 3:  # race: the white die's colour
+            target = int(np.argmax(obs[L.white : L.white + NUM_COLOURS]))
+            if target in where and not mine[target]:
+                return where[target]
+            return PASS
+        if target in where:
+            return where[target]
+        if mask[PASS]:
+            return PASS
+        unknown = [s for s in range(NUM_SLOTS) if colours[s] < 0]
+        return int(self.rng.choice(unknown or list(range(NUM_SLOTS))))
+
+
+class StarMasterSlotsAgent(StarMasterMemoryAgent):
+    """:class:`StarMasterMemoryAgent` remembering only 3 slots (``memory3`` in the zoo)."""
+
+    def __init__(self, seed: int | None = None, name: str = "memory3") -> None:
+        super().__init__(seed=seed, name=name, capacity=3)

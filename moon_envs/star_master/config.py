@@ -1,0 +1,119 @@
+"""Star Master's parameters, constants and action encoding.
+
+Actions form one flat ``Discrete(28)`` space (see :mod:`moon_envs.star_master.env`):
+``0..8`` flip (or, in a race, grab) slot ``s``; ``9..17`` swap the found cube with slot
+``a - 9``; ``18..26`` name colour ``a - 18``; ``27`` pass (or, in a race, abstain).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moon_envs.core.game import ConfigError, check_bool, check_choice, check_int
+from moon_envs.core.snapshot import quote
+
+NUM_SLOTS = 9
+NUM_COLOURS = 9
+GOAL = 6
+STAR = 9  # the white die's star face
+COLOUR_NAMES = ("red", "orange", "yellow", "green", "cyan", "blue", "purple", "pink", "brown")
+
+FLIP0, SWAP0, NAME0, PASS = 0, 9, 18, 27
+NUM_ACTIONS = 28
+
+MEMORY_MODES = ("none", "perfect", "decay")
+RACE_WINNER_RULES = ("random", "seat_order")
+TURN_LIMIT_RULES = ("most_colours", "nobody")
+DECAY_SEEDS = 1024  # outcomes of the set-up chance node that seeds forgetting (decay mode)
+
+
+@dataclass(frozen=True)
+class StarMasterConfig:
+    """Parameters of Star Master.
+
+    Attributes:
+        num_players: 1 to 6.
+        memory: what a seat's observation remembers for it: ``"none"`` (default; only the
+            public events since the seat's last decision, and the layout in its first
+            observation), ``"perfect"`` (also the last seen colour of every slot) or
+            ``"decay"`` (like perfect, but every remembered slot is forgotten with
+            probability ``forget_prob`` at the start of each turn).
+        forget_prob: per-turn probability that a seat forgets one remembered slot
+            (``memory="decay"`` only), 0..1, default 0.1.
+        competition: variant: a player must search even for a colour they own (no pass)
+            and loses it on a miss.
+        children: variant: no black die (no race) and cubes never move (no swap).
+        solitaire: variant: 1 player, ``solitaire_turns`` turns, competition rule; the
+            player wins by holding 6 colours within the turns.
+        solitaire_turns: turns of the solitaire (12 in the rules).
+        white_faces: [HOUSE] faces of the white die, each a colour 0..8 or 9 (star);
+            default one face per colour and one star, uniform.
+        black_faces: [HOUSE] faces of the black die, 1 = star, 0 = blank; default two
+            stars of six.
+        race_winner: [HOUSE] who wins a race among several grabbers: ``"random"``
+            (default, a uniform chance node: the rules' "fastest hand") or
+            ``"seat_order"`` (the first grabber from the roller on, clockwise).
+        max_turns: [HOUSE] turn cap so that every game ends (default 300).
+        turn_limit: [HOUSE] result at the cap: ``"most_colours"`` (default: the players
+            holding the most colours share the win) or ``"nobody"`` (no winner).
+    """
+
+    num_players: int = 2
+    memory: str = "none"
+    forget_prob: float = 0.1
+    competition: bool = False
+    children: bool = False
+    solitaire: bool = False
+    solitaire_turns: int = 12
+    white_faces: tuple[int, ...] = tuple(range(NUM_COLOURS + 1))
+    black_faces: tuple[int, ...] = (1, 1, 0, 0, 0, 0)
+    race_winner: str = "random"
+    max_turns: int = 300
+    turn_limit: str = "most_colours"
+
+    def __post_init__(self) -> None:
+        for field in ("white_faces", "black_faces"):
+            if isinstance(getattr(self, field), list):  # from YAML / JSON
+                object.__setattr__(self, field, tuple(getattr(self, field)))
+        check_int("num_players", self.num_players, 1, 6)
+        check_choice("memory", self.memory, MEMORY_MODES)
+        if isinstance(self.forget_prob, bool) or not isinstance(self.forget_prob, (int, float)):
+            raise ConfigError(
+                f"forget_prob must be a number in 0..1, got {quote(self.forget_prob)}"
+            )
+        if not 0.0 <= float(self.forget_prob) <= 1.0:
+            raise ConfigError(
+                f"forget_prob={quote(self.forget_prob)} is out of range; allowed: 0..1"
+            )
+        check_bool("competition", self.competition)
+        check_bool("children", self.children)
+        check_bool("solitaire", self.solitaire)
+        check_int("solitaire_turns", self.solitaire_turns, 1, 1000)
+        if self.solitaire and self.num_players != 1:
+            raise ConfigError(
+                f"solitaire=True needs num_players=1, got num_players={self.num_players}"
+            )
+        _check_faces("white_faces", self.white_faces, NUM_COLOURS + 1)
+        _check_faces("black_faces", self.black_faces, 2)
+        check_choice("race_winner", self.race_winner, RACE_WINNER_RULES)
+        check_int("max_turns", self.max_turns, 1, 100_000)
+        check_choice("turn_limit", self.turn_limit, TURN_LIMIT_RULES)
+
+    @property
+    def must_search(self) -> bool:
+        """The competition rule applies (competition or solitaire)."""
+        return self.competition or self.solitaire
+
+    @property
+    def turn_cap(self) -> int:
+        return self.solitaire_turns if self.solitaire else self.max_turns
+
+
+def _check_faces(field: str, faces: object, values: int) -> None:
+    if not isinstance(faces, (tuple, list)) or not 1 <= len(faces) <= 100:
+        raise ConfigError(f"{field} must be a list of 1..100 faces, got {quote(faces)}")
+    for f in faces:
+        if isinstance(f, bool) or not isinstance(f, int) or not 0 <= f < values:
+            raise ConfigError(
+                f"{field} has face {quote(f)}; allowed faces: integers 0..{values - 1}"
+            )

@@ -1,0 +1,43 @@
+"""Determinisation of a Star Master position for one seat (``State.resample``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.star_master.config import DECAY_SEEDS, NUM_SLOTS
+
+if TYPE_CHECKING:
+    from moon_envs.star_master.rules import StarMasterState
+
+
+def resample_state(
+    state: StarMasterState, player: int, rng: np.random.Generator
+) -> StarMasterState:
+    """A copy of ``state`` consistent with what ``player``'s observation shows.
+
+    The colours of the slots that ``player`` neither remembers nor saw since its last
+    decision are shuffled among themselves; every other seat's memory and window follow
+    the new layout (they are always right where they know); other seats' sealed race
+    choices are redrawn uniformly (abstain or a slot); the forgetting seed is redrawn.
+    With ``memory="perfect"`` every slot is known, so the layout is the true one.
+    """
+    from moon_envs.star_master.rules import END, NOT_CHOSEN, RACE, SEED, SETUP
+
+    new = state.clone()
+    if state.phase == SETUP or state.phase == END:
+        return new
+    known = (state.win_map[player] >= 0) | (state.memory[player] >= 0)
+    hidden = np.flatnonzero(~known)
+    if hidden.size > 1:
+        new.layout[hidden] = rng.permutation(state.layout[hidden])
+    for arr in (new.memory, new.win_map):
+        arr[:] = np.where(arr >= 0, new.layout[None, :], -1)
+    if state.phase == RACE:
+        for q in range(state.game.num_players):
+            if q != player and state.race_choice[q] != NOT_CHOSEN:
+                new.race_choice[q] = rng.integers(-1, NUM_SLOTS)
+    if state.game.config.memory == "decay" and state.phase != SEED:
+        new.seed = int(rng.integers(DECAY_SEEDS))
+    return new

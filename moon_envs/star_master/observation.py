@@ -1,0 +1,112 @@
+"""Observation and global-state vectors of Star Master (layouts documented in ``env.py``).
+
+Everything is precomputed per player count in :class:`ObservationLayout`, so encoding a
+seat's view is a handful of numpy writes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.star_master.config import NUM_COLOURS, NUM_SLOTS
+
+if TYPE_CHECKING:
+    from moon_envs.star_master.rules import StarMasterState
+
+IDENTITY = np.arange(NUM_SLOTS, dtype=np.int8)
+_PHASE_SLOT = {3: 0, 4: 1, 5: 2, 6: 3}  # name, flip, swap, race
+CH = NUM_COLOURS + 1  # colour channels per slot: unknown, then the 9 colours
+
+
+class ObservationLayout:
+    """Offsets of every block of the observation and of the global state for ``n`` seats."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        slots = np.arange(NUM_SLOTS)
+        self.win = slots * CH + 1  # + colour (-1 = unknown -> channel 0)
+        self.perm = CH * NUM_SLOTS + slots * NUM_SLOTS
+        self.mem = self.perm[0] + NUM_SLOTS * NUM_SLOTS + slots * CH + 1
+        self.board = np.concatenate([self.win, self.perm, self.mem])  # + views[p].ravel()
+        self.pawns = int(self.mem[0] - 1 + NUM_SLOTS * CH)
+        self.white = self.pawns + NUM_COLOURS * n
+        self.black = self.white + NUM_COLOURS + 1
+        self.phase = self.black + 1
+        self.target = self.phase + 4
+        self.found = self.target + NUM_COLOURS
+        self.match = self.found + NUM_SLOTS
+        self.roller = self.match + NUM_SLOTS
+        self.turn = self.roller + n
+        self.size = self.turn + 1
+        self.order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        # global state
+        self.g_layout = slots * CH + 1
+        self.g_pawns = NUM_SLOTS * CH
+        self.g_white = self.g_pawns + NUM_COLOURS * n
+        self.g_black = self.g_white + NUM_COLOURS + 1
+        self.g_phase = self.g_black + 1
+        self.g_target = self.g_phase + 9
+        self.g_found = self.g_target + NUM_COLOURS
+        self.g_race = self.g_found + NUM_SLOTS  # n blocks of 11: not chosen, abstain, slots
+        self.g_mem = self.g_race + 11 * n  # n blocks of 9 x 10
+        self.g_win = self.g_mem + n * NUM_SLOTS * CH
+        self.g_perm = self.g_win + n * NUM_SLOTS * CH  # n blocks of 9 x 9
+        self.g_turn = self.g_perm + n * NUM_SLOTS * NUM_SLOTS
+        self.g_move = self.g_turn + 1  # n seats + terminal, last (as in the default layout)
+        self.global_size = self.g_move + n + 1
+        seat_slots = (np.arange(n)[:, None] * NUM_SLOTS + slots[None, :]) * CH + 1
+        self.g_seat_slots = seat_slots
+        self.g_seat_perm = (np.arange(n)[:, None] * NUM_SLOTS + slots[None, :]) * NUM_SLOTS
+
+
+def encode(state: StarMasterState, p: int) -> np.ndarray:
+    """Seat ``p``'s observation (see the env's documentation for the layout)."""
+    L = state.game.layout
+    o = np.zeros(L.size, dtype=np.float32)
+    o[L.board + state.views[p].ravel()] = 1.0
+    o[L.pawns : L.white] = state.pawns[L.order[p]].ravel()
+    if state.white >= 0:
+        o[L.white + state.white] = 1.0
+    o[L.black] = state.black_star
+    slot = _PHASE_SLOT.get(state.phase)
+    if slot is not None:
+        o[L.phase + slot] = 1.0
+    if state.target >= 0:
+        o[L.target + state.target] = 1.0
+    if state.found_slot >= 0:
+        o[L.found + state.found_slot] = 1.0
+    sought = state.target if state.target >= 0 else state.white
+    if 0 <= sought < NUM_COLOURS:
+        views = state.views[p]  # window and memory agree with the layout where known
+        o[L.match : L.match + NUM_SLOTS] = (views[0] == sought) | (views[2] == sought)
+    o[L.roller + (state.roller - p) % L.n] = 1.0
+    o[L.turn] = state.turn / state.game.turn_cap
+    return o
+
+
+def encode_global(state: StarMasterState) -> np.ndarray:
+    """Everything: the true layout, every seat's pawns, memory, window and sealed race
+    choice, the dice, the phase and the player to move."""
+    L = state.game.layout
+    n = L.n
+    g = np.zeros(L.global_size, dtype=np.float32)
+    g[L.g_layout + state.layout] = 1.0
+    g[L.g_pawns : L.g_white] = state.pawns.ravel()
+    if state.white >= 0:
+        g[L.g_white + state.white] = 1.0
+    g[L.g_black] = state.black_star
+    g[L.g_phase + state.phase] = 1.0
+    if state.target >= 0:
+        g[L.g_target + state.target] = 1.0
+    if state.found_slot >= 0:
+        g[L.g_found + state.found_slot] = 1.0
+    g[L.g_race + np.arange(n) * 11 + state.race_choice + 2] = 1.0
+    g[L.g_mem + L.g_seat_slots + state.memory] = 1.0
+    g[L.g_win + L.g_seat_slots + state.win_map] = 1.0
+    g[L.g_perm + L.g_seat_perm + state.win_perm] = 1.0
+    player = state.current_player()
+    g[L.g_move + (player if player >= 0 else n)] = 1.0 if player != -1 else 0.0
+    g[L.g_turn] = state.turn / state.game.turn_cap
+    return g

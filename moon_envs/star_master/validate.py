@@ -1,0 +1,105 @@
+"""Checks of a Star Master position rebuilt from an untrusted snapshot.
+
+Every problem is a :class:`ConfigError` naming the field and the allowed values. The core
+has already checked that every field exists with the right kind (int, list, array dtype
+and number of dimensions); this module checks shapes, ranges and consistency.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.core.game import ConfigError, check_int
+from moon_envs.core.snapshot import quote
+from moon_envs.star_master.config import DECAY_SEEDS, NUM_COLOURS, NUM_SLOTS, STAR
+
+if TYPE_CHECKING:
+    from moon_envs.star_master.rules import StarMasterState
+
+
+def _array(name: str, v: np.ndarray, shape: tuple[int, ...], low: int, high: int) -> None:
+    if v.shape != shape:
+        raise ConfigError(f"state.{name} must have shape {shape}, got {v.shape}")
+    if v.size and (v.min() < low or v.max() > high):
+        raise ConfigError(f"state.{name} holds {quote(v.tolist())}; allowed values: {low}..{high}")
+
+
+def validate_state(st: StarMasterState) -> None:
+    from moon_envs.star_master import rules as R
+
+    cfg = st.game.config
+    n = cfg.num_players
+    check_int("state.phase", st.phase, 0, len(R.PHASE_NAMES) - 1)
+    check_int("state.setup_index", st.setup_index, 0, NUM_SLOTS)
+    check_int("state.turn", st.turn, 0, cfg.turn_cap)
+    check_int("state.roller", st.roller, 0, n - 1)
+    check_int("state.mover", st.mover, 0, n - 1)
+    check_int("state.white", st.white, -1, STAR)
+    check_int("state.black_star", st.black_star, 0, 0 if cfg.children else 1)
+    check_int("state.target", st.target, -1, NUM_COLOURS - 1)
+    check_int("state.found_slot", st.found_slot, -1, NUM_SLOTS - 1)
+    check_int("state.race_next", st.race_next, 0, n)
+    seed_high = DECAY_SEEDS - 1 if cfg.memory == "decay" else -1
+    check_int("state.seed", st.seed, -1, seed_high)
+    _array("layout", st.layout, (NUM_SLOTS,), -1, NUM_COLOURS - 1)
+    _array("pawns", st.pawns, (n, NUM_COLOURS), 0, 1)
+    _array("held", st.held, (n,), 0, 6)
+    _array("views", st.views, (n, 3, NUM_SLOTS), -1, NUM_COLOURS - 1)
+    if not np.array_equal(st.held, st.pawns.sum(axis=1)):
+        raise ConfigError("state.held must count each seat's pawns (state.pawns summed per seat)")
+    _array("memory", st.memory, (n, NUM_SLOTS), -1, NUM_COLOURS - 1)
+    _array("win_map", st.win_map, (n, NUM_SLOTS), -1, NUM_COLOURS - 1)
+    _array("win_perm", st.win_perm, (n, NUM_SLOTS), 0, NUM_SLOTS - 1)
+    _array("race_choice", st.race_choice, (n,), R.NOT_CHOSEN, NUM_SLOTS - 1)
+    _array("last_race", st.last_race, (n,), R.NOT_CHOSEN, NUM_SLOTS - 1)
+    _array("last_flip", st.last_flip, (4,), -1, NUM_SLOTS - 1)
+    placed = st.layout[: st.setup_index]
+    if st.phase != R.SETUP and st.setup_index != NUM_SLOTS:
+        raise ConfigError(f"state.setup_index must be {NUM_SLOTS} after set-up")
+    if len(set(placed.tolist())) != placed.size or (placed < 0).any():
+        raise ConfigError(f"state.layout {placed.tolist()} must hold distinct colours 0..8")
+    if (st.layout[st.setup_index :] != -1).any():
+        raise ConfigError("state.layout: slots not yet placed must be -1")
+    for p in range(n):
+        if sorted(st.win_perm[p].tolist()) != list(range(NUM_SLOTS)):
+            raise ConfigError(f"state.win_perm[{p}] must be a permutation of 0..8")
+    if st.setup_index == NUM_SLOTS:
+        for name in ("memory", "win_map"):
+            arr = getattr(st, name)
+            if ((arr >= 0) & (arr != st.layout[None, :])).any():
+                raise ConfigError(f"state.{name}: known slots must match state.layout")
+    if cfg.memory == "none" and (st.memory != -1).any():
+        raise ConfigError("state.memory must be all -1 with memory='none'")
+    if not isinstance(st.winners_list, list) or not all(
+        isinstance(w, int) and not isinstance(w, bool) and 0 <= w < n for w in st.winners_list
+    ):
+        raise ConfigError(f"state.winners_list must be a list of seats 0..{n - 1}")
+    if (st.pawns.sum(axis=1) > 6).any():
+        raise ConfigError("state.pawns: a player holds at most 6 colours (the game ends there)")
+    ph = st.phase
+    if ph == R.FLIP and st.target < 0:
+        raise ConfigError("state.target must be a colour 0..8 in the flip phase")
+    if ph == R.SWAP and st.found_slot < 0:
+        raise ConfigError("state.found_slot must be a slot 0..8 in the swap phase")
+    if ph == R.NAME and st.white != STAR:
+        raise ConfigError(f"state.white must be {STAR} (star) in the name phase")
+    if ph == R.RACE and (
+        st.race_next >= n
+        or int((st.race_choice != R.NOT_CHOSEN).sum()) != st.race_next
+        or st.white in (-1, STAR)
+    ):
+        raise ConfigError("state.race_choice / race_next / white disagree with the race phase")
+    if ph == R.DRAW and len(st._grabbers()) < 2:
+        raise ConfigError("state.race_choice: a race draw needs at least two grabbers")
+    if ph == R.END:
+        return
+    if st.winners_list:
+        raise ConfigError("state.winners_list must be empty before the end")
+    if ph in (R.SETUP, R.SEED) and st.turn != 0:
+        raise ConfigError("state.turn must be 0 during set-up")
+    if ph == R.SEED and cfg.memory != "decay":
+        raise ConfigError("state.phase 'seed' exists only with memory='decay'")
+    if ph not in (R.SETUP, R.SEED) and cfg.memory == "decay" and st.seed < 0:
+        raise ConfigError("state.seed must be drawn (0..1023) after set-up with memory='decay'")

@@ -1,0 +1,35 @@
+"""Hand-built Star Master positions for the rule tests."""
+
+from __future__ import annotations
+
+from moon_envs.core.game import CHANCE
+from moon_envs.star_master.rules import StarMasterGame, StarMasterState
+
+# slot -> colour; colour c sits on slot LAYOUT.index(c)
+LAYOUT = [4, 0, 7, 2, 8, 1, 5, 3, 6]
+
+
+def where(colour: int, layout=LAYOUT) -> int:
+    return list(layout).index(colour)
+
+
+def start(layout=LAYOUT, seed: int = 0, **params) -> StarMasterState:
+    """A game after set-up with ``layout`` (and forgetting seed ``seed`` in decay mode)."""
+    state = StarMasterGame(**params).new_initial_state()
+    for colour in layout:
+        assert state.current_player() == CHANCE
+        state.apply_action(colour)
+    if state.game.config.memory == "decay":
+        state.apply_action(seed)
+    return state
+
+
+def roll(state: StarMasterState, white: int, black_star: bool = False) -> None:
+    """Roll the dice: ``white`` a colour 0..8 or 9 (star)."""
+    assert state.current_player() == CHANCE
+    state.apply_action(2 * white + int(black_star))
+
+
+def give(state: StarMasterState, seat: int, *colours: int) -> None:
+    for c in colours:
+        state._set_pawn(seat, c, 1)
