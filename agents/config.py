@@ -227,10 +227,17 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
     """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping, got {type(data).__name__}")
+    data, model = dict(data), ExperimentConfig
+    # -- RLlib back-end: `algorithm: rllib-ppo` selects its schema (agents/rllib/config.py)
+    from agents.rllib.config import is_rllib, rllib_schema
+
+    if is_rllib(data):
+        data, model = rllib_schema(data)
+    # --
     try:
-        return ExperimentConfig.model_validate(dict(data))
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(format_validation_error(exc, source)) from None
+        raise ConfigError(format_validation_error(exc, source, model)) from None
 
 
 def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ExperimentConfig:
@@ -275,14 +282,16 @@ def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
     node[last] = value
 
 
-def format_validation_error(exc: ValidationError, source: str = "config") -> str:
+def format_validation_error(
+    exc: ValidationError, source: str = "config", model: type[BaseModel] | None = None
+) -> str:
     """One line per problem: the dotted field, what is wrong, what is allowed."""
     lines = [f"{source}: {exc.error_count()} invalid field(s)"]
     for err in exc.errors():
         loc = [str(p) for p in err["loc"]]
         field = ".".join(loc) or "(top level)"
         if err["type"] == "extra_forbidden":
-            allowed = _allowed_keys(err["loc"][:-1])
+            allowed = _allowed_keys(err["loc"][:-1], model or ExperimentConfig)
             lines.append(f"  {field}: unknown key; allowed keys here: {allowed}")
             continue
         msg = err["msg"].removeprefix("Value error, ")
@@ -300,8 +309,7 @@ def format_validation_error(exc: ValidationError, source: str = "config") -> str
     return "\n".join(lines)
 
 
-def _allowed_keys(loc: tuple[Any, ...]) -> list[str]:
-    model: Any = ExperimentConfig
+def _allowed_keys(loc: tuple[Any, ...], model: Any) -> list[str]:
     for part in loc:
         field = model.model_fields.get(str(part)) if isinstance(model, type) else None
         ann = getattr(field, "annotation", None)

@@ -5,7 +5,8 @@ An agent spec is a string:
 * ``"random"``                     uniform over legal actions (every game);
 * ``"greedy"`` / ``"heuristic"``   the game's heuristic baseline;
 * ``"oracle"``                     Moonstar's solver-backed agent;
-* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``).
+* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``);
+* ``"rllib:PATH"``                 a model trained by RLlib (``agents.rllib.agent``).
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 ``act(view)`` (see :mod:`agents.base`).
@@ -49,10 +50,15 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
         from agents.policy import PolicyAgent
 
         return PolicyAgent.load(spec[4:], name=name or spec, seed=seed)
+    if spec.startswith("rllib:"):  # RLlib back-end (agents/rllib/agent.py)
+        from agents.rllib.agent import RllibAgent
+
+        return RllibAgent.load(spec[6:], name=name or spec, seed=seed)
     table = {**_ANY_GAME, **_BY_GAME.get(game, {})}
     key = spec if spec in table else _ALIASES.get(spec)
     if key not in table:
         raise ConfigError(
-            f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} or 'ppo:PATH'"
+            f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} "
+            "or 'ppo:PATH' or 'rllib:PATH'"
         )
     return _load(table[key])(seed=seed, name=name or spec)
