@@ -73,6 +73,9 @@ class RayConfig(_Section):
         None, description='null: start a local Ray; "auto" or an address: join that cluster'
     )
     num_env_runners: int = Field(1, ge=0, description="sampling processes (0: in the driver)")
+    num_envs_per_env_runner: int = Field(
+        8, ge=1, description="envs each runner steps together (one batched forward pass)"
+    )
     num_cpus: int | None = Field(None, ge=1, description="CPUs of a local Ray (null: all)")
 
 

@@ -98,7 +98,7 @@ def build_algorithm(config: Any, league: list[str], slots: list[str]) -> Any:
         .environment(env=config.env.id, env_config=env_config)
         .env_runners(
             num_env_runners=config.ray.num_env_runners,
-            num_envs_per_env_runner=1,
+            num_envs_per_env_runner=config.ray.num_envs_per_env_runner,
             num_cpus_per_env_runner=1,
             rollout_fragment_length="auto",
         )

@@ -22,6 +22,7 @@ TINY = {
     "algorithm.num_epochs": 1,
     "algorithm.net_arch": [16],
     "ray.num_env_runners": 1,
+    "ray.num_envs_per_env_runner": 2,
     "eval.games": 2,
     "eval.every_timesteps": 0,
     "checkpoints.every_timesteps": 100,
