@@ -197,6 +197,9 @@ class ExperimentConfig(_Section):
                 if spec.startswith("ppo:"):
                     if not Path(spec[4:]).exists() and not Path(spec[4:] + ".zip").exists():
                         raise ValueError(f"{section}: checkpoint {spec[4:]!r} does not exist")
+                elif spec.startswith("rllib:"):  # RLlib back-end model directory
+                    if not Path(spec[6:]).is_dir():
+                        raise ValueError(f"{section}: model directory {spec[6:]!r} does not exist")
                 elif spec not in allowed:
                     raise ValueError(
                         f"{section}: unknown agent {spec!r} for {self.env.id}; "
