@@ -104,5 +104,5 @@ def test_rllib_agent_spec_names_a_missing_model(tmp_path):
 
 
 def test_rllib_opponent_in_a_config_must_exist(tmp_path):
-    with pytest.raises(ConfigError, match="opponents.pool"):
+    with pytest.raises(ConfigError, match=r"opponents\.pool"):
         parse_config({"algorithm": "rllib-ppo", "opponents": {"pool": [f"rllib:{tmp_path}/x"]}})
