@@ -77,6 +77,9 @@ class RayConfig(_Section):
         8, ge=1, description="envs each runner steps together (one batched forward pass)"
     )
     num_cpus: int | None = Field(None, ge=1, description="CPUs of a local Ray (null: all)")
+    restart_failed_env_runners: bool = Field(
+        False, description="false: an env runner's error stops the run; true: restart it"
+    )
 
 
 class RllibOpponentsConfig(OpponentsConfig):

@@ -103,6 +103,7 @@ def build_algorithm(config: Any, league: list[str], slots: list[str]) -> Any:
             rollout_fragment_length="auto",
         )
         .learners(num_learners=0)
+        .fault_tolerance(restart_failed_env_runners=config.ray.restart_failed_env_runners)
         .training(
             lr=a.learning_rate,
             gamma=a.gamma,

@@ -1,0 +1,53 @@
+"""RLlib itself samples episodes with the masked module: no illegal action, ever; and
+``ray.address`` decides between starting a local Ray and joining a cluster."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+from agents.config import parse_config
+from agents.rllib.train import build_algorithm, init_ray
+
+
+@pytest.mark.parametrize(
+    ("env_id", "params"),
+    [("jupiter_v0", {"num_players": 2}), ("moon_harvesters_v0", {})],
+)
+def test_sampled_episodes_hold_only_legal_actions(ray_session, env_id, params):
+    config = parse_config(
+        {
+            "env": {"id": env_id, "params": params},
+            "algorithm": {"name": "rllib-ppo", "net_arch": [16]},
+            "opponents": {"pool": ["random"], "self_play": True},
+            "eval": {"opponents": ["random"]},
+            "ray": {"num_env_runners": 0, "num_envs_per_env_runner": 4},
+        }
+    )
+    algo = build_algorithm(config, ["random", "learner"], [])
+    try:
+        episodes = algo.env_runner.sample(num_episodes=20, explore=True)
+        actions = 0
+        for episode in episodes:
+            for single in episode.agent_episodes.values():
+                obs = single.get_observations()
+                for t, action in enumerate(single.get_actions()):
+                    assert obs["action_mask"][t][action] == 1
+                    actions += 1
+        assert len(episodes) >= 20 and actions > 200
+    finally:
+        algo.stop()
+
+
+def test_ray_address_selects_local_or_cluster(monkeypatch):
+    import ray
+
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kw: calls.append(kw))
+    local = parse_config({"algorithm": "rllib-ppo", "ray": {"num_cpus": 2}})
+    cluster = parse_config({"algorithm": "rllib-ppo", "ray": {"address": "auto"}})
+    assert init_ray(local) and init_ray(cluster)
+    assert calls[0]["num_cpus"] == 2 and "address" not in calls[0]
+    assert calls[1]["address"] == "auto" and "num_cpus" not in calls[1]
