@@ -51,3 +51,35 @@ def test_ray_address_selects_local_or_cluster(monkeypatch):
     assert init_ray(local) and init_ray(cluster)
     assert calls[0]["num_cpus"] == 2 and "address" not in calls[0]
     assert calls[1]["address"] == "auto" and "num_cpus" not in calls[1]
+
+
+def test_a_snapshot_copies_the_learner_and_joins_the_league(ray_session, tmp_path):
+    import torch
+
+    from agents.rllib.train import _Run
+
+    config = parse_config(
+        {
+            "algorithm": {"name": "rllib-ppo", "net_arch": [8]},
+            "opponents": {"pool": ["random"], "snapshots": {"max_in_pool": 2}},
+            "eval": {"opponents": ["random"]},
+            "ray": {"num_env_runners": 0, "num_envs_per_env_runner": 1},
+            "output": {"tensorboard": False},
+        }
+    )
+    slots = ["snapshot_0", "snapshot_1"]
+    algo = build_algorithm(config, ["random"], slots)
+    try:
+        (tmp_path / "checkpoints").mkdir()
+        run = _Run(config, tmp_path, algo, slots)
+        learner = run.learner_state()
+        runner = algo.env_runner
+        before = runner.module["snapshot_0"].state_dict()
+        assert any(not torch.equal(before[k], learner[k]) for k in before)
+        run.snapshot()
+        after = runner.module["snapshot_0"].state_dict()
+        assert all(torch.equal(after[k], learner[k]) for k in after)
+        assert runner.env.envs[0].unwrapped.league == ["random", "snapshot_0"]
+        assert (tmp_path / "checkpoints" / "snapshot_0" / "module_state.pt").is_file()
+    finally:
+        algo.stop()
