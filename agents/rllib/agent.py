@@ -13,6 +13,7 @@ legal actions) or, with ``deterministic=False``, samples from the masked distrib
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,12 @@ def build_module(meta: dict[str, Any]) -> Any:
         meta.get("activation", "tanh"),
         inference_only=True,
     )
-    return spec.build()
+    return spec.module_class(
+        observation_space=spec.observation_space,
+        action_space=spec.action_space,
+        inference_only=True,
+        model_config=dataclasses.asdict(spec.model_config),
+    )
 
 
 def save_module(module: Any, path: Path, meta: dict[str, Any]) -> Path:
