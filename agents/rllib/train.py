@@ -318,6 +318,11 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
                 break
     except KeyboardInterrupt:  # Ctrl-C: keep what was learnt, write the run folder
         interrupted = True
+    except BaseException:  # an error: free the runners (and a Ray started here), re-raise
+        algo.stop()
+        if started:
+            ray.shutdown()
+        raise
     elapsed = time.perf_counter() - start
     if not run.metrics or run.metrics[-1]["timesteps"] != run.timesteps:
         run.evaluate()
