@@ -11,11 +11,9 @@ from agents.config import parse_config
 from agents.rllib.train import build_algorithm, init_ray
 
 
-@pytest.mark.parametrize(
-    ("env_id", "params"),
-    [("jupiter_v0", {"num_players": 2}), ("moon_harvesters_v0", {})],
-)
+@pytest.mark.parametrize(("env_id", "params"), [("moon_harvesters_v0", {})])
 def test_sampled_episodes_hold_only_legal_actions(ray_session, env_id, params):
+    """Moon Harvesters: the largest mask (Jupiter and Moonstar sample in test_train)."""
     config = parse_config(
         {
             "env": {"id": env_id, "params": params},
