@@ -270,7 +270,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
             stem = key[: -len("_win_rate")]
             lo, hi = result.final_eval[f"{stem}_ci_low"], result.final_eval[f"{stem}_ci_high"]
             print(f"final win rate vs {stem[5:]}: {value:.3f} [{lo:.3f}, {hi:.3f}]", file=out)
-    print(f"model: {result.model_path}  (agent spec ppo:{result.model_path})", file=out)
+    spec = getattr(result, "agent_spec", f"ppo:{result.model_path}")  # rllib: runs differ
+    print(f"model: {result.model_path}  (agent spec {spec})", file=out)
     return 0
 
 

@@ -202,10 +202,15 @@ class ExperimentConfig(_Section):
                     path = spec.partition(":")[2]
                     if not Path(path).exists() and not Path(path + ".zip").exists():
                         raise ValueError(f"{section}: checkpoint {_cut(path)} does not exist")
+                elif spec.startswith("rllib:"):  # RLlib back-end model directory
+                    if not Path(spec[6:]).is_dir():
+                        raise ValueError(
+                            f"{section}: model directory {_cut(spec[6:])} does not exist"
+                        )
                 elif spec not in allowed:
                     raise ValueError(
                         f"{section}: unknown agent {_cut(repr(spec))} for {self.env.id}; "
-                        f"allowed values: {allowed} or 'ppo:PATH'"
+                        f"allowed values: {allowed} or 'ppo:PATH' or 'rllib:PATH'"
                     )
                 else:
                     try:
@@ -232,10 +237,17 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
     """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping, got {type(data).__name__}")
+    data, model = dict(data), ExperimentConfig
+    # -- RLlib back-end: `algorithm: rllib-ppo` selects its schema (agents/rllib/config.py)
+    from agents.rllib.config import is_rllib, rllib_schema
+
+    if is_rllib(data):
+        data, model = rllib_schema(data)
+    # --
     try:
-        return ExperimentConfig.model_validate(dict(data))
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(format_validation_error(exc, source)) from None
+        raise ConfigError(format_validation_error(exc, source, model)) from None
 
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -362,7 +374,9 @@ def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
     node[last] = value
 
 
-def format_validation_error(exc: ValidationError, source: str = "config") -> str:
+def format_validation_error(
+    exc: ValidationError, source: str = "config", model: type[BaseModel] | None = None
+) -> str:
     """One line per problem: the dotted field, what is wrong, what is allowed."""
     lines = [f"{_cut(source, 300)}: {exc.error_count()} invalid field(s)"]
     errors = exc.errors()
@@ -370,7 +384,7 @@ def format_validation_error(exc: ValidationError, source: str = "config") -> str
         loc = [_cut(str(p), 60) for p in err["loc"]]
         field = ".".join(loc) or "(top level)"
         if err["type"] == "extra_forbidden":
-            allowed = _allowed_keys(err["loc"][:-1])
+            allowed = _allowed_keys(err["loc"][:-1], model or ExperimentConfig)
             lines.append(f"  {field}: unknown key; allowed keys here: {allowed}")
             continue
         msg = err["msg"].removeprefix("Value error, ")
@@ -390,8 +404,7 @@ def format_validation_error(exc: ValidationError, source: str = "config") -> str
     return "\n".join(lines)
 
 
-def _allowed_keys(loc: tuple[Any, ...]) -> list[str]:
-    model: Any = ExperimentConfig
+def _allowed_keys(loc: tuple[Any, ...], model: Any) -> list[str]:
     for part in loc:
         field = model.model_fields.get(str(part)) if isinstance(model, type) else None
         ann = getattr(field, "annotation", None)

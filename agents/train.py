@@ -451,6 +451,12 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
 
     ``progress`` overrides ``output.progress_bar`` when given.
     """
+    # -- RLlib back-end: `algorithm: rllib-ppo` configs train on Ray (agents/rllib/train.py)
+    if config.algorithm.name == "rllib-ppo":
+        from agents.rllib.train import train_rllib
+
+        return train_rllib(config, progress)
+    # --
     try:
         import sb3_contrib  # noqa: F401
         import torch  # noqa: F401

@@ -8,7 +8,9 @@ An agent spec is a string:
 * ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``), loaded
                                    without unpickling;
 * ``"ppo-trusted:PATH"``           any sb3 MaskablePPO zip, loaded by sb3's unpickler: trusted
-                                   files only.
+                                   files only;
+* ``"rllib:PATH"``                 a model trained by RLlib (``agents.rllib.agent``), loaded
+                                   without unpickling.
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 ``act(view)`` (see :mod:`agents.base`).
@@ -59,10 +61,15 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
 
         trusted, path = spec.startswith("ppo-trusted:"), spec.partition(":")[2]
         return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
+    if spec.startswith("rllib:"):  # RLlib back-end (agents/rllib/agent.py)
+        from agents.rllib.agent import RllibAgent
+
+        return RllibAgent.load(spec[6:], name=name or spec, seed=seed)
     table = {**_ANY_GAME, **_BY_GAME.get(game, {})}
     key = spec if spec in table else _ALIASES.get(spec)
     if key not in table:
         raise ConfigError(
-            f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} or 'ppo:PATH'"
+            f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} "
+            "or 'ppo:PATH' or 'rllib:PATH'"
         )
     return _load(table[key])(seed=seed, name=name or spec)

@@ -24,6 +24,8 @@ def test_shipped_config_trains_end_to_end(path: Path, tmp_path: Path) -> None:
 
     cfg = load_config(path)
     assert cfg.name == path.stem and cfg.budget.total_timesteps
+    if cfg.algorithm.name == "rllib-ppo":
+        pytest.skip("RLlib configs train end to end in tests/rllib/test_train.py")
     small = load_config(
         path,
         {
