@@ -40,6 +40,22 @@ SHRUNK_TRAINING = {
     "output": {"progress_bar": False, "tensorboard": False, "plot": False},
 }
 
+SHRUNK_RLLIB = {  # the RLlib back-end's own schema (agents/rllib/config.py)
+    "budget": {"total_timesteps": 128},
+    "algorithm": {"train_batch_size": 128, "minibatch_size": 64, "num_epochs": 1},
+    "ray": {"num_env_runners": 1, "num_envs_per_env_runner": 1},
+    "opponents": {"snapshots": {"every_timesteps": 64}},
+    "eval": {"every_timesteps": 0, "games": 2},
+    "checkpoints": {"every_timesteps": 0},
+    "output": {"progress_bar": False, "tensorboard": False, "plot": False},
+}
+
+
+def _is_rllib(config: dict) -> bool:
+    algo = config.get("algorithm")
+    name = algo.get("name") if isinstance(algo, dict) else algo
+    return isinstance(name, str) and name.startswith("rllib")
+
 
 def documented_commands() -> list[str]:
     """Every distinct ``moon-envs`` command in the docs, in order of appearance."""
@@ -88,7 +104,8 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             out += ["--seconds", "0.1"]
     if command == "train":
         config = yaml.safe_load((ROOT / out[1]).read_text())
-        _set_deep(config, SHRUNK_TRAINING)
+        rllib = _is_rllib(config)
+        _set_deep(config, SHRUNK_RLLIB if rllib else SHRUNK_TRAINING)
         small = tmp / "configs" / Path(out[1]).name
         small.parent.mkdir(parents=True, exist_ok=True)
         small.write_text(yaml.safe_dump(config))
@@ -98,16 +115,17 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
     for i, arg in enumerate(out):
         if out[i - 1] in ("--out", "--gif", "--html") and i > 0 and command != "train":
             out[i] = str(tmp / "files" / Path(arg).name)
-        m = re.match(r"ppo:runs/(\w+?)_seed(\d+)/model\.zip$", arg)
+        m = re.match(r"(ppo|rllib):runs/(\w+?)_seed(\d+)/(model\.zip|model)$", arg)
         if m:
-            out[i] = f"ppo:{_trained(m.group(1), m.group(2), tmp)}"
+            out[i] = f"{m.group(1)}:{_trained(m.group(2), m.group(3), tmp, m.group(4))}"
     return out
 
 
-def _trained(name: str, seed: str, tmp: Path) -> Path:
-    """The model a shrunk ``moon-envs train configs/NAME.yaml --seed SEED`` writes."""
-    model = tmp / "runs" / f"{name}_seed{seed}" / "model.zip"
-    if not model.is_file():
+def _trained(name: str, seed: str, tmp: Path, model_name: str = "model.zip") -> Path:
+    """The model a shrunk ``moon-envs train configs/NAME.yaml --seed SEED`` writes
+    (``model.zip`` for SB3, the ``model`` folder for RLlib)."""
+    model = tmp / "runs" / f"{name}_seed{seed}" / model_name
+    if not model.exists():
         argv = shrink(["train", f"configs/{name}.yaml", "--seed", seed], tmp)
         assert main(argv, stdout=io.StringIO()) == 0, argv
     return model
@@ -136,9 +154,13 @@ def test_the_docs_show_commands() -> None:
 @pytest.mark.parametrize("command", COMMANDS)
 def test_documented_command_runs(command: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     argv = shlex.split(command)[1:]
-    if (argv and argv[0] == "train") or any(a.startswith("ppo:") for a in argv):
+    if any(a.startswith("rllib:") for a in argv):
+        pytest.importorskip("ray", reason="the rllib extra is not installed")
+    if (argv and argv[0] == "train") or any(a.startswith(("ppo:", "rllib:")) for a in argv):
         pytest.importorskip("sb3_contrib")
-        pytest.importorskip("yaml")
+        yaml = pytest.importorskip("yaml")
+        if argv[0] == "train" and _is_rllib(yaml.safe_load((ROOT / argv[1]).read_text())):
+            pytest.importorskip("ray", reason="the rllib extra is not installed")
     tmp = tmp_path_factory.getbasetemp() / "docs_commands"
     tmp.mkdir(exist_ok=True)
     argv = shrink(argv, tmp) if argv else argv
