@@ -197,7 +197,7 @@ class ExperimentConfig(_Section):
                 if spec.startswith("ppo:"):
                     if not Path(spec[4:]).exists() and not Path(spec[4:] + ".zip").exists():
                         raise ValueError(f"{section}: checkpoint {spec[4:]!r} does not exist")
-                elif spec not in allowed:
+                elif spec.partition(":")[0] not in allowed:
                     raise ValueError(
                         f"{section}: unknown agent {spec!r} for {self.env.id}; "
                         f"allowed values: {allowed} or 'ppo:PATH'"

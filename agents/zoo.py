@@ -5,7 +5,10 @@ An agent spec is a string:
 * ``"random"``                     uniform over legal actions (every game);
 * ``"greedy"`` / ``"heuristic"``   the game's heuristic baseline;
 * ``"oracle"``                     Moonstar's solver-backed agent;
-* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``).
+* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``);
+* ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
+  ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
+  :mod:`agents.search.spec`).
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 ``act(view)`` (see :mod:`agents.base`).
@@ -28,7 +31,7 @@ _BY_GAME: dict[str, dict[str, str]] = {
     "moon_harvesters": {"greedy": "agents.heuristics.moon_harvesters:HarvestersGreedyAgent"},
 }
 _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
-_ANY_GAME = {"random": "agents.random_agent:RandomAgent"}
+_ANY_GAME = {"random": "agents.random_agent:RandomAgent", "mcts": "agents.search:MCTSAgent"}
 
 
 def agent_names(game: str) -> list[str]:
@@ -45,6 +48,8 @@ def _load(path: str) -> type:
 
 def make_agent(spec: str, game: str, seed: int | None = None, name: str | None = None) -> Any:
     """Build the agent named by ``spec`` for ``game`` (a ``GameSpec.name``)."""
+    if spec == "mcts" or spec.startswith("mcts:"):
+        return _make_mcts(spec, game, seed, name)
     if spec.startswith("ppo:"):
         from agents.policy import PolicyAgent
 
@@ -56,3 +61,20 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
             f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} or 'ppo:PATH'"
         )
     return _load(table[key])(seed=seed, name=name or spec)
+
+
+def _make_mcts(spec: str, game: str, seed: int | None, name: str | None) -> Any:
+    """``mcts[:field=value,...]``: the search agent with its rollout agent built here."""
+    from agents.search import MCTSAgent, parse_params
+
+    config = parse_params(spec.partition(":")[2])
+    rollout_agent = None
+    if config.rollout != "random":
+        allowed = [a for a in agent_names(game) if a != "mcts"]
+        if config.rollout not in allowed:
+            raise ConfigError(
+                f"rollout={config.rollout!r} is not allowed for game {game!r}; "
+                f"allowed values: {allowed}"
+            )
+        rollout_agent = make_agent(config.rollout, game, seed=seed, name=config.rollout)
+    return MCTSAgent(seed=seed, name=name or spec, config=config, rollout_agent=rollout_agent)
