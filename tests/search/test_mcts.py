@@ -15,6 +15,10 @@ from tests.search.toy_games import CoinGame, NimGame
 
 # small games per registered env, so that many of them run in a few seconds
 SMALL = {"moonstar_v0": {"max_rounds": 1, "num_players": 3}}
+# hidden-information variants of games whose default hides nothing
+HIDDEN_VARIANTS = {
+    "moonstar_v0": [{"game": 11, "num_players": 3, "max_rounds": 1}],
+}
 
 
 def test_finds_the_only_winning_move_in_nim():
@@ -85,33 +89,35 @@ def test_time_budget_stops():
 
 
 def _hidden_positions():
-    """Positions of a hidden-information game where the seat to move may not know something:
-    yields (state, twin) with the twin redrawn by ``resample`` for the seat to move."""
+    """Positions of every hidden-information game where the seat to move may not know
+    something: yields (env_id, params, state, twin), the twin redrawn by ``resample`` for
+    the seat to move (so it differs only in what that seat may not know)."""
     for env_id in moon_envs.list_envs():
-        params = {"game": 11, "num_players": 3, "max_rounds": 1} if env_id == "moonstar_v0" else {}
-        env = moon_envs.make(env_id, **params)
-        if not env.game.spec.hidden_information:
-            continue
-        rng = np.random.default_rng(0)
-        state = env.game.new_initial_state()
-        found = 0
-        while not state.is_terminal() and found < 2:
-            seat = state.current_player()
-            if seat >= 0:
-                twin = state.resample(seat, np.random.default_rng(found + 99))
-                if twin.to_dict() != state.to_dict():
-                    found += 1
-                    yield env_id, state.clone(), twin
-            step_state(state, rng)
+        for params in HIDDEN_VARIANTS.get(env_id, [{}]):
+            game = moon_envs.make(env_id, **params).game
+            if not game.spec.hidden_information:
+                continue
+            rng = np.random.default_rng(0)
+            state = game.new_initial_state()
+            found = 0
+            while not state.is_terminal() and found < 2:
+                seat = state.current_player()
+                if seat >= 0:
+                    twin = state.resample(seat, np.random.default_rng(found + 99))
+                    if twin.to_dict() != state.to_dict():
+                        found += 1
+                        yield env_id, params, state.clone(), twin
+                step_state(state, rng)
 
 
 def test_no_peek_decisions_ignore_what_the_seat_may_not_know():
     cases = list(_hidden_positions())
     assert cases, "no hidden-information position found"
-    for env_id, state, twin in cases:
+    assert any(e == "moonstar_v0" for e, _, _, _ in cases)
+    for env_id, params, state, twin in cases:
         seat = state.current_player()
         assert twin.current_player() == seat
         a = make_agent("mcts:simulations=30", state.game.spec.name, seed=7)
         b = make_agent("mcts:simulations=30", state.game.spec.name, seed=7)
-        assert a.act(AgentView.of(state)) == b.act(AgentView.of(twin)), env_id
+        assert a.act(AgentView.of(state)) == b.act(AgentView.of(twin)), (env_id, params)
         assert a.last.root == b.last.root, env_id
