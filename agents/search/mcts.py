@@ -86,17 +86,7 @@ class MCTSAgent:
             self.last = SearchStats()
             return int(legal[0])
         root = self.search(view, rng)
-        best = max(
-            legal,
-            key=lambda a: (
-                root.children[a].visits if a in root.children else -1,
-                root.children[a].total / root.children[a].visits
-                if a in root.children and root.children[a].visits
-                else -np.inf,
-                -a,
-            ),
-        )
-        return int(best)
+        return best_action(root, legal)
 
     # ---- search --------------------------------------------------------------------------
     def search(self, view: AgentView, rng: random.Random) -> Node:
@@ -183,6 +173,18 @@ class MCTSAgent:
                 legal = state.legal_actions_mask().nonzero()[0]
                 state.apply_action(int(legal[int(rng.random() * legal.shape[0])]))
         return terminal_reward(state, self.config.reward)
+
+
+def best_action(root: Node, legal: list[int]) -> int:
+    """The most visited of the ``legal`` root actions (ties: higher mean, then lower id)."""
+
+    def key(a: int) -> tuple[int, float, int]:
+        child = root.children.get(a)
+        if child is None or child.visits == 0:
+            return (0, -float("inf"), -a)
+        return (child.visits, child.total / child.visits, -a)
+
+    return int(max(legal, key=key))
 
 
 def terminal_reward(state: State, mode: str) -> list[float]:
