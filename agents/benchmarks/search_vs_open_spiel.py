@@ -34,8 +34,8 @@ from agents.search import MCTSAgent
 from moon_envs.core.view import AgentView
 
 DEFAULT_CASES = [
-    ("jupiter_v0", {}, 50, 20),
-    ("moonstar_v0", {"game": "1", "num_players": 3, "max_rounds": 1}, 20, 6),
+    ("jupiter_v0", {}, 50, 200),
+    ("moonstar_v0", {"game": "1", "num_players": 3, "max_rounds": 1}, 20, 30),
 ]
 
 
