@@ -63,3 +63,19 @@ def test_chance_nodes_and_observations_match_the_rules_state():
 def test_bad_parameter_is_refused():
     with pytest.raises(Exception, match="num_players"):
         load_game("jupiter_v0", num_players=9)
+
+
+def test_mcts_against_open_spiel_mctsbot_plays_whole_games():
+    from agents.benchmarks.search_vs_open_spiel import play_case
+
+    ours, theirs = play_case("jupiter_v0", {}, simulations=5, games=2, c=1.4, seed=0)
+    assert ours.seat_games == theirs.seat_games == 2
+    assert 0 <= ours.points + theirs.points <= 2
+    assert ours.simulations > 0 and theirs.simulations > 0
+
+
+def test_benchmark_refuses_hidden_information_variants():
+    from agents.benchmarks.search_vs_open_spiel import play_case
+
+    with pytest.raises(ValueError, match="hides information"):
+        play_case("moonstar_v0", {"game": "11", "max_rounds": 1}, 2, 1, 1.4, 0)
