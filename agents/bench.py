@@ -9,7 +9,12 @@ action-choice code in the same process, one after the other, so the ratio column
 wrappers on, as users get it). The envs take turns in interleaved rounds, so a change of
 machine load during the run affects all of them alike.
 
-After the table, every game with a module ``agents/benchmarks/<game>.py`` defining
+A second table measures the *search cost* of every env: random actions applied straight to
+the rules core (``State.apply_action``, chance outcomes drawn with their probabilities)
+with a ``clone()`` every :data:`CLONE_EVERY` actions, as a tree search does (see
+:func:`search_cost`).
+
+After the tables, every game with a module ``agents/benchmarks/<game>.py`` defining
 ``run(seconds)`` adds its own rows (see :mod:`agents.benchmarks`).
 
 connect_four needs PettingZoo's classic extras: ``pip install "moon-envs[bench]"``.
@@ -26,6 +31,7 @@ from typing import Any
 import numpy as np
 
 REFERENCE = "connect_four_v3"
+CLONE_EVERY = 4
 INSTALL_HINT = 'connect_four_v3 needs PettingZoo\'s classic games: pip install "moon-envs[bench]"'
 
 
@@ -83,6 +89,51 @@ def random_play(env: Any, seconds: float, seed: int = 0) -> BenchRow:
     )
 
 
+def search_cost(game: Any, seconds: float, seed: int = 0) -> BenchRow:
+    """Random actions per second on the rules core of ``game``, cloning every
+    :data:`CLONE_EVERY` actions (the clone replaces the state being played).
+
+    Player actions (a legal one drawn uniformly from the mask) and chance outcomes (drawn
+    with their probabilities) both count as actions; a finished game restarts from
+    ``game.new_initial_state()``. The clock is read every 64 actions.
+    """
+    from moon_envs.core.game import CHANCE, TERMINAL
+
+    rng = np.random.default_rng(seed)
+    uniforms = rng.random(4096).tolist()
+    state = game.new_initial_state()
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            games += 1
+            state = game.new_initial_state()
+            continue
+        u = uniforms[steps & 4095]
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            acc, pick = 0.0, outcomes[-1][0]
+            for o, p in outcomes:
+                acc += p
+                if u < acc:
+                    pick = o
+                    break
+            state.apply_chance_outcome(pick)
+        else:
+            legal = state.legal_actions_mask().nonzero()[0]
+            state.apply_action(int(legal[int(u * legal.shape[0])]))
+        steps += 1
+        if steps % CLONE_EVERY == 0:
+            state = state.clone()
+        if steps & 4095 == 0:
+            uniforms = rng.random(4096).tolist()
+        if steps & 63 == 0 and time.perf_counter() >= deadline:
+            break
+    return BenchRow(game.spec.name, steps, games, time.perf_counter() - start)
+
+
 def reference_factory() -> Callable[[], Any] | None:
     """``connect_four_v3.env`` if PettingZoo's classic games are installed, else None."""
     import warnings
@@ -107,7 +158,8 @@ def run_bench(
 
     Each env gets ``seconds`` in all, in ``rounds`` interleaved slices.
 
-    Returns ``{"rows": [...], "ratios": {...}, "extra": {game: rows}, "skipped": {...}}``.
+    Returns ``{"rows": [...], "ratios": {...}, "search_cost": {env: actions_per_s},
+    "extra": {game: rows}, "skipped": {...}}``.
     An env whose module is not available is skipped with a note.
     """
     import moon_envs
@@ -146,6 +198,16 @@ def run_bench(
             rows[name] = BenchRow(
                 name, prev.steps + part.steps, prev.games + part.games, prev.seconds + part.seconds
             )
+    search: dict[str, BenchRow] = {}
+    for r in range(rounds):  # interleaved like the table above
+        for name, env in envs.items():
+            if name not in games:
+                continue
+            part = search_cost(env.game, seconds / rounds, seed=seed + r)
+            prev = search.get(name, BenchRow(name, 0, 0, 0.0))
+            search[name] = BenchRow(
+                name, prev.steps + part.steps, prev.games + part.games, prev.seconds + part.seconds
+            )
     for env in envs.values():
         env.close()
 
@@ -163,6 +225,15 @@ def run_bench(
         out(f"{name:<22} {r.steps_per_s:>14,.0f} {r.games_per_s:>10,.1f} {ratio:>20}")
     for name, why in skipped.items():
         out(f"{name:<22} skipped: {why}")
+
+    out(
+        f"\nsearch cost: rules-core random actions with a clone() every {CLONE_EVERY} "
+        "(chance outcomes count as actions)"
+    )
+    out(f"{'env':<22} {'actions/s':>14} {'x ' + REFERENCE + ' agent-steps/s':>38}")
+    for name, r in search.items():
+        ratio = f"{r.steps_per_s / ref.steps_per_s:.2f}" if ref else "n/a"
+        out(f"{name:<22} {r.steps_per_s:>14,.0f} {ratio:>38}")
 
     extra: dict[str, list[tuple[str, float, str]]] = {}
     for game in dict.fromkeys(games.values()):
@@ -192,6 +263,7 @@ def run_bench(
             for n, r in rows.items()
         ],
         "ratios": ratios,
+        "search_cost": {n: r.steps_per_s for n, r in search.items()},
         "extra": extra,
         "skipped": skipped,
     }

@@ -207,7 +207,7 @@ class ExperimentConfig(_Section):
                         raise ValueError(
                             f"{section}: model directory {_cut(spec[6:])} does not exist"
                         )
-                elif spec not in allowed:
+                elif spec.partition(":")[0] not in allowed:
                     raise ValueError(
                         f"{section}: unknown agent {_cut(repr(spec))} for {self.env.id}; "
                         f"allowed values: {allowed} or 'ppo:PATH' or 'rllib:PATH'"

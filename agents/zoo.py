@@ -11,6 +11,9 @@ An agent spec is a string:
                                    files only;
 * ``"rllib:PATH"``                 a model trained by RLlib (``agents.rllib.agent``), loaded
                                    without unpickling.
+* ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
+  ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
+  :mod:`agents.search.spec`).
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 ``act(view)`` (see :mod:`agents.base`).
@@ -39,7 +42,7 @@ _BY_GAME: dict[str, dict[str, str]] = {
     "moonwakers": {"heuristic": "agents.heuristics.moonwakers:MoonwakersHeuristicAgent"},
 }
 _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
-_ANY_GAME = {"random": "agents.random_agent:RandomAgent"}
+_ANY_GAME = {"random": "agents.random_agent:RandomAgent", "mcts": "agents.search:MCTSAgent"}
 
 
 def agent_names(game: str) -> list[str]:
@@ -56,6 +59,8 @@ def _load(path: str) -> type:
 
 def make_agent(spec: str, game: str, seed: int | None = None, name: str | None = None) -> Any:
     """Build the agent named by ``spec`` for ``game`` (a ``GameSpec.name``)."""
+    if spec == "mcts" or spec.startswith("mcts:"):
+        return _make_mcts(spec, game, seed, name)
     if spec.startswith(("ppo:", "ppo-trusted:")):
         from agents.policy import PolicyAgent
 
@@ -73,3 +78,20 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
             "or 'ppo:PATH' or 'rllib:PATH'"
         )
     return _load(table[key])(seed=seed, name=name or spec)
+
+
+def _make_mcts(spec: str, game: str, seed: int | None, name: str | None) -> Any:
+    """``mcts[:field=value,...]``: the search agent with its rollout agent built here."""
+    from agents.search import MCTSAgent, parse_params
+
+    config = parse_params(spec.partition(":")[2])
+    rollout_agent = None
+    if config.rollout != "random":
+        allowed = [a for a in agent_names(game) if a != "mcts"]
+        if config.rollout not in allowed:
+            raise ConfigError(
+                f"rollout={config.rollout!r} is not allowed for game {game!r}; "
+                f"allowed values: {allowed}"
+            )
+        rollout_agent = make_agent(config.rollout, game, seed=seed, name=config.rollout)
+    return MCTSAgent(seed=seed, name=name or spec, config=config, rollout_agent=rollout_agent)

@@ -43,6 +43,9 @@ def resample(s, player: int, rng: np.random.Generator):
     for c in pool:
         by_face.setdefault(face[c], []).append(c)
     for group in by_face.values():
+        # canonical order first: the redraw must depend only on what the seat knows (the
+        # set of cards it cannot place), never on where the true cards happen to lie
+        group.sort()
         rng.shuffle(group)
     used = set()
     for box, k in places:

@@ -31,7 +31,9 @@ def resample_state(
     known = (state.win_map[player] >= 0) | (state.memory[player] >= 0)
     hidden = np.flatnonzero(~known)
     if hidden.size > 1:
-        new.layout[hidden] = rng.permutation(state.layout[hidden])
+        # canonical order first, so the redraw depends only on what the seat knows (which
+        # colours are unaccounted for), never on where they truly lie
+        new.layout[hidden] = rng.permutation(np.sort(state.layout[hidden]))
     for arr in (new.memory, new.win_map):
         arr[:] = np.where(arr >= 0, new.layout[None, :], -1)
     if state.phase == RACE:

@@ -53,7 +53,7 @@ def test_parse_values() -> None:
 def test_list() -> None:
     code, out = run(["list", "--params"])
     assert code == 0
-    assert "jupiter_v0" in out and "agents: greedy, heuristic, random, ppo:PATH" in out
+    assert "jupiter_v0" in out and "agents: greedy, heuristic, mcts, random, ppo:PATH" in out
     assert "num_players" in out
 
 
@@ -101,7 +101,7 @@ def test_play_human_quits_and_eof() -> None:
         (["play", "nope_v0"], "registered ids"),
         (
             ["play", "jupiter_v0", "--agents", "bogus", "random"],
-            "allowed: ['greedy', 'heuristic', 'random']",
+            "allowed: ['greedy', 'heuristic', 'mcts', 'random']",
         ),
         (["play", "jupiter_v0", "--agents", *["random"] * 5], "cannot seat them"),
         (

@@ -1,0 +1,199 @@
+"""UCT Monte Carlo tree search over the Game / State protocol, for every game.
+
+:class:`MCTSAgent` plays any number of players (each seat maximises its own reward),
+handles chance nodes by drawing outcomes with their probabilities, and handles hidden
+information by *information-set* search: every iteration starts from a fresh
+determinisation ``view.sample_state(rng)``, so the agent never reads the true position,
+only what its seat may know (single-observer IS-MCTS, Cowling et al. 2012). For a
+perfect-information game the determinisation is a plain copy, and the search is UCT.
+
+One iteration:
+
+1. **Select** from the root by UCT: at a player node, the child maximising
+   ``mean reward of the player to move + c * sqrt(ln N / n)``; at a chance node, an
+   outcome drawn with its probability.
+2. **Expand** one untried action (a seeded random one), or a chance outcome not seen yet.
+3. **Roll out** to the end, uniformly at random or with a rollout agent (which acts on
+   ``AgentView.of(state, seat)``).
+4. **Back up** the reward vector: every node adds the reward of the seat that chose
+   the move leading to it.
+
+The move played is the root's most visited action (ties: higher mean, then lower id).
+A node stores its legal actions once; with hidden information the legal actions are
+read again from each determinisation and UCT picks only among those available.
+
+The budget is ``simulations`` iterations and/or ``seconds`` per move; with a fixed seed
+and a simulation budget the same views give the same moves.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.search.spec import MCTSConfig
+from agents.search.tree import Node, cumulative, legal_actions, sample
+from moon_envs.core.game import CHANCE, TERMINAL, State
+from moon_envs.core.view import AgentView
+
+
+@dataclass
+class SearchStats:
+    """What the last search did: iterations, wall time, and per root action
+    ``(visits, mean reward of the acting seat)``."""
+
+    simulations: int = 0
+    seconds: float = 0.0
+    root: dict[int, tuple[int, float]] = field(default_factory=dict)
+
+
+class MCTSAgent:
+    """UCT / IS-MCTS agent (see the module docstring).
+
+    Args:
+        seed: seeds the agent's generator (same seed and views, same moves).
+        name: shown in tables.
+        config: an :class:`MCTSConfig`, or its fields as keyword parameters.
+        rollout_agent: an agent used for rollouts instead of uniform random play
+            (overrides ``config.rollout``; :mod:`agents.zoo` builds it from that name).
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        name: str = "mcts",
+        config: MCTSConfig | None = None,
+        rollout_agent: Any = None,
+        **params: Any,
+    ) -> None:
+        self.config = config if config is not None else MCTSConfig(**params)
+        self.name = name
+        self.rollout_agent = rollout_agent
+        self._np = np.random.default_rng(seed)
+        self.last = SearchStats()
+
+    def act(self, view: AgentView) -> int:
+        """Search from ``view`` (through ``view.sample_state`` only) and return a legal action."""
+        legal = np.flatnonzero(view.action_mask).tolist()
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+        rng = random.Random(int(self._np.integers(2**63)))
+        if len(legal) == 1:
+            self.last = SearchStats()
+            return int(legal[0])
+        root = self.search(view, rng)
+        return best_action(root, legal)
+
+    # ---- search --------------------------------------------------------------------------
+    def search(self, view: AgentView, rng: random.Random) -> Node:
+        """Run the budgeted search from ``view`` and return the root node."""
+        cfg = self.config
+        hidden = view.game.spec.hidden_information
+        limit = cfg.simulations if cfg.simulations is not None else float("inf")
+        start = time.perf_counter()
+        deadline = start + cfg.seconds if cfg.seconds is not None else None
+        root: Node | None = None
+        done = 0
+        while done < limit:
+            state = view.sample_state(self._np)
+            if root is None:
+                root = Node(state, rng)
+            self._iterate(root, state, rng, hidden)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        assert root is not None
+        self.last = SearchStats(
+            done,
+            time.perf_counter() - start,
+            {a: (c.visits, c.total / c.visits) for a, c in root.children.items() if c.visits},
+        )
+        return root
+
+    def _iterate(self, root: Node, state: State, rng: random.Random, hidden: bool) -> None:
+        c = self.config.c
+        node = root
+        path: list[tuple[Node, int]] = []  # (node, seat whose move led there)
+        while True:
+            player = node.player if not hidden else state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                if hidden:
+                    ids, cum = cumulative(state.chance_outcomes())
+                    action = sample(ids, cum, rng)
+                else:
+                    action = node.sample_outcome(rng)
+                state.apply_chance_outcome(action)
+            else:
+                action = self._choose(node, state, rng, c, hidden)
+                state.apply_action(action)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = Node(state, rng)
+                path.append((child, player))
+                break
+            path.append((child, player))
+            node = child
+        reward = self._rollout(state, rng)
+        root.visits += 1
+        for n, seat in path:
+            n.visits += 1
+            if seat >= 0:
+                n.total += reward[seat]
+
+    @staticmethod
+    def _choose(node: Node, state: State, rng: random.Random, c: float, hidden: bool) -> int:
+        if not hidden:
+            if node.untried:
+                return node.untried.pop()
+            return node.select(c)[0]
+        available = legal_actions(state)
+        untried = [a for a in available if a not in node.children]
+        if untried:
+            return untried[int(rng.random() * len(untried))]
+        return node.select(c, set(available))[0]
+
+    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+        agent = self.rollout_agent
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                ids, cum = cumulative(state.chance_outcomes())
+                state.apply_chance_outcome(sample(ids, cum, rng))
+            elif agent is not None:
+                state.apply_action(int(agent.act(AgentView.of(state, player))))
+            else:
+                legal = state.legal_actions_mask().nonzero()[0]
+                state.apply_action(int(legal[int(rng.random() * legal.shape[0])]))
+        return terminal_reward(state, self.config.reward)
+
+
+def best_action(root: Node, legal: list[int]) -> int:
+    """The most visited of the ``legal`` root actions (ties: higher mean, then lower id)."""
+
+    def key(a: int) -> tuple[int, float, int]:
+        child = root.children.get(a)
+        if child is None or child.visits == 0:
+            return (0, -float("inf"), -a)
+        return (child.visits, child.total / child.visits, -a)
+
+    return int(max(legal, key=key))
+
+
+def terminal_reward(state: State, mode: str) -> list[float]:
+    """Reward per seat at the end: ``returns("win")``, or the scores centred on their
+    mean and divided by their spread (``"score"``, all zero when every score is equal)."""
+    if mode == "win":
+        return state.returns("win").tolist()
+    s = state.scores()
+    spread = float(s.max() - s.min())
+    if spread == 0:
+        return [0.0] * s.shape[0]
+    return ((s - s.mean()) / spread).tolist()

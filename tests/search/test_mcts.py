@@ -1,0 +1,123 @@
+"""The MCTS agent on hand-built positions, with chance, seeds and hidden information."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import moon_envs
+from agents.search import MCTSAgent
+from agents.zoo import make_agent
+from moon_envs.core.game import CHANCE
+from moon_envs.core.view import AgentView
+from tests.helpers import step_state
+from tests.search.toy_games import CoinGame, NimGame
+
+# small games per registered env, so that many of them run in a few seconds
+SMALL = {"moonstar_v0": {"max_rounds": 1, "num_players": 3}}
+# hidden-information variants of games whose default hides nothing
+HIDDEN_VARIANTS = {
+    "moonstar_v0": [{"game": 11, "num_players": 3, "max_rounds": 1}],
+}
+
+
+def test_finds_the_only_winning_move_in_nim():
+    state = NimGame(heap=5).new_initial_state()
+    agent = MCTSAgent(seed=3, simulations=400)
+    assert agent.act(AgentView.of(state)) == 0  # take 1, leave 4
+    visits = {a: v for a, (v, _) in agent.last.root.items()}
+    assert visits[0] > visits[1] and visits[0] > visits[2]
+
+
+def test_chance_node_values_match_their_expectation():
+    state = CoinGame(p_safe=0.6, p_risky=0.3).new_initial_state()
+    agent = MCTSAgent(seed=0, simulations=4000, c=2.0)
+    assert agent.act(AgentView.of(state)) == 1
+    (n_risky, v_risky), (n_safe, v_safe) = agent.last.root[0], agent.last.root[1]
+    assert n_risky + n_safe == 4000
+    # standard errors are at most 1/sqrt(n); allow four of them
+    assert abs(v_safe - 0.2) < 4 / np.sqrt(n_safe)
+    assert abs(v_risky - (-0.4)) < 4 / np.sqrt(n_risky)
+
+
+def _play(env_id: str, specs: list[str], seed: int) -> list[int]:
+    """One game through the AEC env; asserts every chosen action is legal."""
+    env = moon_envs.make(env_id, **SMALL.get(env_id, {}))
+    env.reset(seed=seed)
+    n = env.game.spec.num_players
+    agents = [
+        make_agent(specs[i % len(specs)], env.game.spec.name, seed=seed + i) for i in range(n)
+    ]
+    seat = {a: i for i, a in enumerate(env.possible_agents)}
+    actions = []
+    while env.agents:
+        agent = env.agent_selection
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = agents[seat[agent]].act(env.agent_view(agent))
+        assert obs["action_mask"][action] == 1, f"illegal action {action} in {env_id}"
+        actions.append(action)
+        env.step(action)
+    return actions
+
+
+@pytest.mark.parametrize("env_id", moon_envs.list_envs())
+def test_never_an_illegal_action(env_id):
+    for seed in range(2):
+        _play(env_id, ["mcts:simulations=3", "random"], seed)
+
+
+def test_same_seed_same_moves():
+    a = _play("jupiter_v0", ["mcts:simulations=20", "random"], seed=5)
+    b = _play("jupiter_v0", ["mcts:simulations=20", "random"], seed=5)
+    assert a == b
+
+
+def test_rollout_agent_and_score_reward_play_legally():
+    _play("jupiter_v0", ["mcts:simulations=4,rollout=greedy,reward=score", "greedy"], seed=1)
+
+
+def test_time_budget_stops():
+    state = moon_envs.make("jupiter_v0").game.new_initial_state()
+    while state.current_player() == CHANCE:
+        step_state(state, np.random.default_rng(0))
+    agent = make_agent("mcts:seconds=0.05", "jupiter")
+    agent.act(AgentView.of(state))
+    assert agent.last.simulations >= 1 and agent.last.seconds < 0.5
+
+
+def _hidden_positions():
+    """Positions of every hidden-information game where the seat to move may not know
+    something: yields (env_id, params, state, twin), the twin redrawn by ``resample`` for
+    the seat to move (so it differs only in what that seat may not know)."""
+    for env_id in moon_envs.list_envs():
+        for params in HIDDEN_VARIANTS.get(env_id, [{}]):
+            game = moon_envs.make(env_id, **params).game
+            if not game.spec.hidden_information:
+                continue
+            rng = np.random.default_rng(0)
+            state = game.new_initial_state()
+            found = 0
+            while not state.is_terminal() and found < 2:
+                seat = state.current_player()
+                if seat >= 0:
+                    twin = state.resample(seat, np.random.default_rng(found + 99))
+                    if twin.to_dict() != state.to_dict():
+                        found += 1
+                        yield env_id, params, state.clone(), twin
+                step_state(state, rng)
+
+
+def test_no_peek_decisions_ignore_what_the_seat_may_not_know():
+    cases = list(_hidden_positions())
+    assert cases, "no hidden-information position found"
+    assert any(e == "moonstar_v0" for e, _, _, _ in cases)
+    for env_id, params, state, twin in cases:
+        seat = state.current_player()
+        assert twin.current_player() == seat
+        a = make_agent("mcts:simulations=30", state.game.spec.name, seed=7)
+        b = make_agent("mcts:simulations=30", state.game.spec.name, seed=7)
+        assert a.act(AgentView.of(state)) == b.act(AgentView.of(twin)), (env_id, params)
+        assert a.last.root == b.last.root, env_id
