@@ -3,10 +3,10 @@
 ::
 
     moon-envs list                                   envs, summaries, agents per game
-    moon-envs list moonstar_v0                       an env's page and every parameter
+    moon-envs list moonstar_v1                       an env's page and every parameter
     moon-envs play jupiter_v0 --agents random greedy [--seed 0] [--param num_players=2]
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
-    moon-envs play moonstar_v0 --agents oracle heuristic random --html replay.html --gif g.gif
+    moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 3]

@@ -15,7 +15,7 @@ Quick start::
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, IllegalActionError
 from moon_envs.registry import get_entry, list_envs, make, make_single_agent, valid_params
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CHANCE",

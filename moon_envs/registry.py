@@ -161,10 +161,10 @@ register(
 )
 register(
     EnvEntry(
-        id="moonstar_v0",
+        id="moonstar_v1",
         module="moon_envs.moonstar.env",
         summary="Moonstar (Randolph): bid, then move moons with dice; Games 1-12 as parameters.",
-        gym_id="moon_envs/Moonstar-v0",
+        gym_id="moon_envs/Moonstar-v1",
     )
 )
 register(

@@ -9,6 +9,8 @@ with smaller budgets:
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
 * ``bench``: ``--seconds 0.1``;
+* ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
+  rounds; an ``eval`` without ``--games`` plays 2;
 * ``train CONFIG``: a copy of CONFIG with 128 timesteps, 2 envs of 64 steps, no
   evaluation, checkpoints, plot or TensorBoard; ``ppo:runs/NAME_seedS/model.zip`` in a
   later command is the model such a shrunk run of ``configs/NAME.yaml`` wrote;
@@ -96,7 +98,12 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         i = out.index("--games") + 1
         out[i] = "24" if int(out[i]) % 24 == 0 else "2"
     if command == "eval":
+        if "--games" not in out:
+            out += ["--games", "2"]
         out.append("--no-progress")
+    if command in ("eval", "play") and any(a.startswith("mcts") for a in out):
+        if len(out) > 1 and out[1].startswith("moonstar"):  # a rollout plays ~30 rounds
+            out += ["--param", "max_rounds=2"]
     if command == "bench":
         if "--seconds" in out:
             out[out.index("--seconds") + 1] = "0.1"
@@ -113,6 +120,9 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         out = [x for x in out if x != "--no-progress"] + ["--out", str(tmp / "runs")]
         out.append("--no-progress")
     for i, arg in enumerate(out):
+        if arg.startswith("mcts"):  # search budgets shrunk: the spec is what is checked
+            arg = out[i] = re.sub(r"simulations=\d+", "simulations=4", arg)
+            arg = out[i] = re.sub(r"seconds=[\d.]+", "seconds=0.01", arg)
         if out[i - 1] in ("--out", "--gif", "--html") and i > 0 and command != "train":
             out[i] = str(tmp / "files" / Path(arg).name)
         m = re.match(r"(ppo|rllib):runs/(\w+?)_seed(\d+)/(model\.zip|model)$", arg)
@@ -173,7 +183,7 @@ REGISTRY_SNIPPET = """
 import gymnasium, pettingzoo
 import moon_envs  # registers the moon_envs/ ids with PettingZoo and Gymnasium
 
-aec = pettingzoo.make("aec", "moon_envs/moonstar_v0", game=8)
+aec = pettingzoo.make("aec", "moon_envs/moonstar_v1", game=8)
 single = gymnasium.make("moon_envs/Jupiter-v0")
 print(type(aec.unwrapped).__name__, single.spec.id)
 """

@@ -120,7 +120,7 @@ def tournament(games: int = 1000, seed: int = 0, num_players: int = 3, **env_par
 
     params = {"num_players": num_players, **env_params}
     return play(
-        "moonstar_v0", ["random", "heuristic", "oracle"], games, seed=seed, env_params=params
+        "moonstar_v1", ["random", "heuristic", "oracle"], games, seed=seed, env_params=params
     )
 
 

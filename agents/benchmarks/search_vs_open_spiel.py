@@ -35,7 +35,7 @@ from moon_envs.core.view import AgentView
 
 DEFAULT_CASES = [
     ("jupiter_v0", {}, 50, 200),
-    ("moonstar_v0", {"game": "1", "num_players": 3, "max_rounds": 1}, 20, 30),
+    ("moonstar_v1", {"game": "1", "num_players": 3, "max_rounds": 1}, 20, 30),
 ]
 
 

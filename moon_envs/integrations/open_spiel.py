@@ -6,7 +6,7 @@
     import pyspiel
 
     names = register_all()                     # {"jupiter_v0": "moon_envs_jupiter_v0", ...}
-    game = pyspiel.load_game("moon_envs_moonstar_v0", {"game": "3", "num_players": 3})
+    game = pyspiel.load_game("moon_envs_moonstar_v1", {"game": "3", "num_players": 3})
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 :func:`register_all` registers each id of ``moon_envs.list_envs()`` under the short name

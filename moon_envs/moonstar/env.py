@@ -1,4 +1,4 @@
-"""Moonstar — ``moonstar_v0``
+"""Moonstar — ``moonstar_v1``
 ==========================
 
 Alex Randolph's bidding game (Avalon Hill 1981) for any number of players: the organizer
@@ -9,10 +9,10 @@ The rules as implemented, with the reason for every house reading: ``docs/rules.
 (section Moonstar).
 
 ============================  ==========================================================
-Import                        ``moon_envs.make("moonstar_v0", num_players=4)``
-Presets (Games 1–12)          ``moon_envs.make("moonstar_v0", game=8)`` (Game 8)
-PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonstar_v0", game=8)``
-Gymnasium (single agent)      ``gymnasium.make("moon_envs/Moonstar-v0")``
+Import                        ``moon_envs.make("moonstar_v1", num_players=4)``
+Presets (Games 1–12)          ``moon_envs.make("moonstar_v1", game=8)`` (Game 8)
+PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonstar_v1", game=8)``
+Gymnasium (single agent)      ``gymnasium.make("moon_envs/Moonstar-v1")``
 Agents                        ``player_0 .. player_{n-1}`` (n = 2..8)
 Actions                       ``Discrete(83 + menu + 2F + M·D·K)``: 181 for Game 1
 Observation                   ``Dict(observation=Box(-1, 1, (L,), float32),
@@ -216,7 +216,7 @@ class raw_env(MoonAECEnv):
     rgb_renderer = staticmethod(render_rgb)
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": RENDER_MODES,
-        "name": "moonstar_v0",
+        "name": "moonstar_v1",
         "is_parallelizable": False,
         "render_fps": 2,
     }

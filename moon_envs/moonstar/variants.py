@@ -13,7 +13,7 @@ Every bad value raises :class:`~moon_envs.core.game.ConfigError` naming the fiel
 allowed values; every bad combination raises it saying which Game forbids it and why.
 
 :func:`preset` returns the rules of Games 1–12 as a dict; ``MoonstarConfig(game=N)`` (and
-``make("moonstar_v0", game=N)``) applies it to every rule left unset.
+``make("moonstar_v1", game=N)``) applies it to every rule left unset.
 """
 
 from __future__ import annotations

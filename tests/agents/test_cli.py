@@ -223,7 +223,7 @@ def test_bench_without_connect_four_says_how_to_install(monkeypatch: pytest.Monk
 
 def test_play_human_does_not_see_sealed_side_bets() -> None:
     # Game 11: side bets are sealed; the person at seat 0 sees that others bet, not how
-    argv = ["play", "moonstar_v0", "--agents", "random", "--human", "0", "--seed", "2"]
+    argv = ["play", "moonstar_v1", "--agents", "random", "--human", "0", "--seed", "2"]
     argv += ["--param", "game=11", "--param", "num_players=3", "--param", "max_rounds=3"]
     code, out = run(argv, stdin=CyclingInput(189))
     assert code == 0 and "final scores:" in out
@@ -231,18 +231,18 @@ def test_play_human_does_not_see_sealed_side_bets() -> None:
     assert any(ln.endswith(": a sealed side bet") for ln in others)
     assert not any("side bet " in ln and " on " in ln for ln in others)
     # a spectator (no --human) sees every bet
-    code, out = run(["play", "moonstar_v0", "--agents", "random", "--seed", "2", "--render",
+    code, out = run(["play", "moonstar_v1", "--agents", "random", "--seed", "2", "--render",
                      "none", "--param", "game=11", "--param", "num_players=3",
                      "--param", "max_rounds=3"])  # fmt: skip
     assert code == 0 and "sealed" not in out and " of score on " in out
 
 
 def test_player_count_follows_the_agents_named() -> None:
-    code, out = run(["play", "moonstar_v0", "--agents", "oracle", "heuristic", "random",
+    code, out = run(["play", "moonstar_v1", "--agents", "oracle", "heuristic", "random",
                      "--seed", "1", "--render", "none", "--param", "max_rounds=2"])  # fmt: skip
     assert code == 0
     assert out.splitlines()[0].startswith(
-        "moonstar_v0: player_0 (oracle) vs player_1 (heuristic) vs player_2 (random)"
+        "moonstar_v1: player_0 (oracle) vs player_1 (heuristic) vs player_2 (random)"
     )
     assert re.search(r"moon \d+ on star \d+, die \d+ \(face [1-6]\), \w+ -> star \d+: \+\d+", out)
     assert "== round 1 over" in out or "== round 1: nobody bid" in out
@@ -278,7 +278,7 @@ def test_list_env_prints_the_page_and_every_parameter(capsys: pytest.CaptureFixt
 
 
 def test_moonstar_planets_param_as_a_list() -> None:
-    code, out = run(["play", "moonstar_v0", "--agents", "random", "--seed", "0", "--render",
+    code, out = run(["play", "moonstar_v1", "--agents", "random", "--seed", "0", "--render",
                      "none", "--param", "planets=[3,5,8]", "--param", "num_players=2",
                      "--param", "max_rounds=1"])  # fmt: skip
     assert code == 0 and "final scores:" in out

@@ -67,7 +67,7 @@ def test_state_before_reset_is_a_clear_error():
 
 
 def test_moonstar_global_state_shows_sealed_side_bets_that_observations_hide():
-    env = moon_envs.make("moonstar_v0", game=11, num_players=3)
+    env = moon_envs.make("moonstar_v1", game=11, num_players=3)
     rng = np.random.default_rng(0)
     for seed in range(40):
         env.reset(seed=seed)

@@ -47,8 +47,8 @@ def test_a_snapshot_of_other_game_parameters_is_refused_naming_the_field():
     two = _played("jupiter_v0", num_players=2)
     four = _played("jupiter_v0", num_players=4)
     _refused(four, _json(two.get_state()), r"num_players=2.*num_players=4")
-    g1 = _played("moonstar_v0", game=1, num_players=3)
-    g7 = _played("moonstar_v0", game=7, num_players=3)
+    g1 = _played("moonstar_v1", game=1, num_players=3)
+    g7 = _played("moonstar_v1", game=7, num_players=3)
     _refused(g7, _json(g1.get_state()), r"game=1.*game=7")
 
 
@@ -98,8 +98,8 @@ def test_bad_fields_are_refused_naming_them_and_nothing_changes(edit, match):
 
 def test_a_bad_generator_leaves_the_position_untouched():
     # the position is valid, only the generator is not: nothing may be replaced
-    env = _played("moonstar_v0", seed=2, moves=4)
-    snapshot = _json(_played("moonstar_v0", seed=5, moves=9).get_state())
+    env = _played("moonstar_v1", seed=2, moves=4)
+    snapshot = _json(_played("moonstar_v1", seed=5, moves=9).get_state())
     snapshot["rng"]["state"]["inc"] = "x"
     _refused(env, snapshot, "rng.state.inc")
 

@@ -28,7 +28,7 @@ def test_label_draws_every_letter_digit_and_sign_distinctly() -> None:
 
 @pytest.mark.parametrize(
     ("env_id", "params"),
-    [("jupiter_v0", {}), ("moonstar_v0", {"num_players": 3}), ("moon_harvesters_v0", {})],
+    [("jupiter_v0", {}), ("moonstar_v1", {"num_players": 3}), ("moon_harvesters_v0", {})],
 )
 def test_frames_show_turn_scores_and_last_move(env_id: str, params: dict) -> None:
     env = moon_envs.make(env_id, render_mode="rgb_array", **params)

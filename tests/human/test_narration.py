@@ -19,7 +19,7 @@ def _in_play(state) -> bool:
 
 
 def test_moonstar_move_says_where_the_moon_lands_and_what_it_scores() -> None:
-    state = play_until("moonstar_v0", _in_play, seed=3, num_players=3)
+    state = play_until("moonstar_v1", _in_play, seed=3, num_players=3)
     for action in legal(state):
         after = state.clone()
         after.apply_action(action)
@@ -34,7 +34,7 @@ def test_moonstar_move_says_where_the_moon_lands_and_what_it_scores() -> None:
 
 
 def test_moonstar_announces_the_end_of_every_round() -> None:
-    state = play_until("moonstar_v0", _in_play, seed=5, num_players=3)
+    state = play_until("moonstar_v1", _in_play, seed=5, num_players=3)
     while True:
         action = legal(state)[0]
         after = state.clone()
@@ -72,7 +72,7 @@ def test_round_report_names_side_bets_challenges_and_no_bid_rounds() -> None:
 
 
 def test_sealed_side_bets_stay_sealed_in_narration() -> None:
-    state = play_until("moonstar_v0", lambda s: s.phase == "bets", seed=2, game=11, num_players=3)
+    state = play_until("moonstar_v1", lambda s: s.phase == "bets", seed=2, game=11, num_players=3)
     bettor = state.current_player()
     bet = next(a for a in legal(state) if "side bet" in state.action_to_string(a))
     after = state.clone()
@@ -84,7 +84,7 @@ def test_sealed_side_bets_stay_sealed_in_narration() -> None:
 
 
 def test_game_12_menu_entries_name_their_games() -> None:
-    state = play_until("moonstar_v0", lambda s: s.phase == "menu", seed=1, game=12)
+    state = play_until("moonstar_v1", lambda s: s.phase == "menu", seed=1, game=12)
     names = {a: hooks_for("moonstar").move_name(state, a) for a in legal(state)}
     assert all(re.fullmatch(r"rules: menu entry \d+ = Game \d+", n) for n in names.values())
     first = min(names)
@@ -146,7 +146,7 @@ def test_moonstar_names_each_roll_by_its_faces() -> None:
 
     from agents.human import narrate_chance
 
-    state = play_until("moonstar_v0", lambda s: s.current_player() >= 0, seed=6, num_players=3)
+    state = play_until("moonstar_v1", lambda s: s.current_player() >= 0, seed=6, num_players=3)
     rng = np.random.default_rng(6)
     rolls = 0
     for _ in range(400):

@@ -46,10 +46,10 @@ def _play(tmp_path: Path, env_id: str, *extra: str) -> tuple[str, Path, Path]:
     return out.getvalue(), gif, page
 
 
-@pytest.mark.parametrize("env_id", ["jupiter_v0", "moonstar_v0", "moon_harvesters_v0"])
+@pytest.mark.parametrize("env_id", ["jupiter_v0", "moonstar_v1", "moon_harvesters_v0"])
 def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
     small = {  # short games keep the test quick
-        "moonstar_v0": ("--param", "max_rounds=1"),
+        "moonstar_v1": ("--param", "max_rounds=1"),
         "moon_harvesters_v0": ("--param", "rows=6", "--param", "cols=6", "--param",
                                "pieces_per_kind=2", "--param", "num_deposits=10"),
     }  # fmt: skip

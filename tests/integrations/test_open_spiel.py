@@ -13,7 +13,7 @@ from moon_envs.integrations.open_spiel import load_game, register_all  # noqa: E
 # per env id: parameter sets to test (presets and variants); others get the defaults
 VARIANTS = {
     "jupiter_v0": [{}, {"num_players": 4, "black_moons": True}, {"expanding_universe": True}],
-    "moonstar_v0": [{"game": str(n), "max_rounds": 1} for n in range(1, 13)],
+    "moonstar_v1": [{"game": str(n), "max_rounds": 1} for n in range(1, 13)],
     "moon_harvesters_v0": [{}, {"num_players": 3}],
 }
 CASES = [(e, p) for e in moon_envs.list_envs() for p in VARIANTS.get(e, [{}])]
@@ -78,4 +78,4 @@ def test_benchmark_refuses_hidden_information_variants():
     from agents.benchmarks.search_vs_open_spiel import play_case
 
     with pytest.raises(ValueError, match="hides information"):
-        play_case("moonstar_v0", {"game": "11", "max_rounds": 1}, 2, 1, 1.4, 0)
+        play_case("moonstar_v1", {"game": "11", "max_rounds": 1}, 2, 1, 1.4, 0)

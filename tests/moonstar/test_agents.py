@@ -32,7 +32,7 @@ def play(env, agents, seed):
 
 @pytest.mark.parametrize("game", range(1, 13))
 def test_agents_play_legally_and_the_oracle_is_exact(game):
-    env = moon_envs.make("moonstar_v0", game=game, num_players=3)
+    env = moon_envs.make("moonstar_v1", game=game, num_players=3)
     agents = [MoonstarOracleAgent(seed=0), MoonstarHeuristicAgent(seed=1), RandomAgent(seed=2)]
     oracle_rounds = 0
     for seed in range(2):
@@ -99,7 +99,7 @@ def test_ladder_random_heuristic_oracle():
     from agents.evaluate import tournament
 
     result = tournament(
-        "moonstar_v0",
+        "moonstar_v1",
         ["random", "heuristic", "oracle"],
         games=36,
         seed=0,

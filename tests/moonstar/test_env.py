@@ -31,8 +31,8 @@ COMBOS = [
 
 @pytest.mark.parametrize("game", PRESETS)
 def test_api_and_seed_for_each_preset(game):
-    api_test(moon_envs.make("moonstar_v0", game=game, num_players=3), num_cycles=300)
-    seed_test(lambda: moon_envs.make("moonstar_v0", game=game, num_players=3), num_cycles=300)
+    api_test(moon_envs.make("moonstar_v1", game=game, num_players=3), num_cycles=300)
+    seed_test(lambda: moon_envs.make("moonstar_v1", game=game, num_players=3), num_cycles=300)
 
 
 @pytest.mark.parametrize("params", COMBOS, ids=[str(i) for i in range(len(COMBOS))])
@@ -43,7 +43,7 @@ def test_api_and_seed_for_combinations(params):
 
 @pytest.mark.parametrize("n", range(2, 9))
 def test_api_for_player_counts(n):
-    api_test(moon_envs.make("moonstar_v0", num_players=n), num_cycles=200)
+    api_test(moon_envs.make("moonstar_v1", num_players=n), num_cycles=200)
 
 
 def _fuzz(params: dict, seeds: range) -> dict:
@@ -127,7 +127,7 @@ def test_random_play_fuzz_invariants(params):
 
 
 def test_round_report_in_info():
-    env = moon_envs.make("moonstar_v0", num_players=3)
+    env = moon_envs.make("moonstar_v1", num_players=3)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     reports = 0
@@ -146,7 +146,7 @@ def test_round_report_in_info():
 
 
 def test_renders():
-    env = moon_envs.make("moonstar_v0", num_players=4, render_mode="rgb_array", game=6)
+    env = moon_envs.make("moonstar_v1", num_players=4, render_mode="rgb_array", game=6)
     env.reset(seed=1)
     img = env.render()
     assert img.ndim == 3 and img.shape[2] == 3 and img.dtype == np.uint8
@@ -159,17 +159,17 @@ def test_renders():
         env.step(int(legal[rng.integers(legal.size)]))
     img2 = env.render()
     assert img2.shape == img.shape and not np.array_equal(img, img2)
-    text = moon_envs.make("moonstar_v0", render_mode="ansi")
+    text = moon_envs.make("moonstar_v1", render_mode="ansi")
     text.reset(seed=0)
     out = text.render()
     assert "star 11" in out and "player_3" in out
 
 
 def test_documented_sizes():
-    env = moon_envs.make("moonstar_v0")
+    env = moon_envs.make("moonstar_v1")
     assert env.action_space("player_0").n == 181
     assert env.observation_space("player_0")["observation"].shape == (244,)
-    doc = moon_envs.get_entry("moonstar_v0").doc
+    doc = moon_envs.get_entry("moonstar_v1").doc
     for word in (
         "num_players",
         "count_rule",

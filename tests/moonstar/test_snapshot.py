@@ -13,7 +13,7 @@ from moon_envs import ConfigError
 
 def snapshot_in_play() -> tuple[moon_envs.core.aec.MoonAECEnv, dict]:
     """A JSON snapshot of a 3-player Game 12 env in the play phase."""
-    env = moon_envs.make("moonstar_v0", game=12, num_players=3)
+    env = moon_envs.make("moonstar_v1", game=12, num_players=3)
     rng = np.random.default_rng(0)
     for seed in range(50):
         env.reset(seed=seed)
@@ -70,7 +70,7 @@ def test_a_corrupt_field_is_refused_naming_it_and_nothing_changes(change, messag
 def test_snapshots_along_random_games_of_every_preset_validate():
     rng = np.random.default_rng(1)
     for game in range(1, 13):
-        env = moon_envs.make("moonstar_v0", game=game, num_players=3, max_rounds=3)
+        env = moon_envs.make("moonstar_v1", game=game, num_players=3, max_rounds=3)
         env.reset(seed=game)
         while env.agents and not env.game_state.is_terminal():
             env.set_state(json.loads(json.dumps(env.get_state())))

@@ -35,8 +35,8 @@ def test_presets_build_and_resolve(game):
 def test_registry_and_pettingzoo_reach_the_presets():
     import pettingzoo
 
-    assert moon_envs.make("moonstar_v0", game=8).game.config.scoring == "chains"
-    env = pettingzoo.make("aec", "moon_envs/moonstar_v0", game=7, num_players=5)
+    assert moon_envs.make("moonstar_v1", game=8).game.config.scoring == "chains"
+    env = pettingzoo.make("aec", "moon_envs/moonstar_v1", game=7, num_players=5)
     assert env.game.config.scoring == "squares" and env.game.config.num_players == 5
 
 
@@ -111,7 +111,7 @@ def test_bad_values_and_combinations_say_why(params, match):
 
 def test_unknown_parameter_lists_the_valid_ones():
     with pytest.raises(ConfigError, match="valid parameters"):
-        moon_envs.make("moonstar_v0", moons=7)
+        moon_envs.make("moonstar_v1", moons=7)
 
 
 def test_config_survives_the_json_round_trip():

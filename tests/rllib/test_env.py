@@ -33,7 +33,7 @@ def test_sampled_actions_are_always_legal_and_rewards_sum_to_returns(env_id):
     game return (so every seat gets its reward, the final one included)."""
     env = make(env_id, params={"reward_mode": "score"}, seed=1)
     episodes, steps = 0, 0
-    for episode in range(6 if env_id == "moonstar_v0" else 25):
+    for episode in range(6 if env_id == "moonstar_v1" else 25):
         obs, _ = env.reset(seed=episode)
         totals = dict.fromkeys(env.agents, 0.0)
         done = False

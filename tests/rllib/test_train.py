@@ -66,7 +66,7 @@ def test_moonstar_three_players_with_self_play(ray_session, tmp_path):
     data = {
         "name": "moonstar_rllib_tiny",
         "env": {
-            "id": "moonstar_v0",
+            "id": "moonstar_v1",
             "params": {"game": 1, "num_players": 3, "reward_mode": "score", "solver_info": False},
         },
         "algorithm": {"name": "rllib-ppo"},
@@ -77,4 +77,4 @@ def test_moonstar_three_players_with_self_play(ray_session, tmp_path):
     path = tmp_path / "moonstar_rllib.yaml"
     path.write_text(yaml.safe_dump(data))
     result = train(load_config(path, TINY))
-    _check_run_folder(result, "moonstar_v0", games_finish=False)
+    _check_run_folder(result, "moonstar_v1", games_finish=False)

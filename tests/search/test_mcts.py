@@ -14,10 +14,10 @@ from tests.helpers import step_state
 from tests.search.toy_games import CoinGame, NimGame
 
 # small games per registered env, so that many of them run in a few seconds
-SMALL = {"moonstar_v0": {"max_rounds": 1, "num_players": 3}}
+SMALL = {"moonstar_v1": {"max_rounds": 1, "num_players": 3}}
 # hidden-information variants of games whose default hides nothing
 HIDDEN_VARIANTS = {
-    "moonstar_v0": [{"game": 11, "num_players": 3, "max_rounds": 1}],
+    "moonstar_v1": [{"game": 11, "num_players": 3, "max_rounds": 1}],
 }
 
 
@@ -113,7 +113,7 @@ def _hidden_positions():
 def test_no_peek_decisions_ignore_what_the_seat_may_not_know():
     cases = list(_hidden_positions())
     assert cases, "no hidden-information position found"
-    assert any(e == "moonstar_v0" for e, _, _, _ in cases)
+    assert any(e == "moonstar_v1" for e, _, _, _ in cases)
     for env_id, params, state, twin in cases:
         seat = state.current_player()
         assert twin.current_player() == seat
