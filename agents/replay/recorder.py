@@ -69,8 +69,11 @@ class Recorder:
         self.steps.append(snapshot(self.env, state, caption))
 
     def finish(self, player_names: list[str]) -> list[str]:
-        """Write the files; returns their paths."""
+        """Write the files (making their folders as needed); returns their paths."""
         written = []
+        for path in (self.gif, self.html):
+            if path:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
         if self.gif:
             from agents.replay.gif import write_gif
 

@@ -72,6 +72,16 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
         assert f"<li>{line.split(':', 1)[0]}" in text
 
 
+def test_replays_go_into_folders_made_for_them(tmp_path: Path) -> None:
+    """``--gif out/game.gif --html out/replay.html`` works when ``out/`` does not exist yet."""
+    pytest.importorskip("PIL", reason="GIFs need Pillow (the render extra)")
+    folder = tmp_path / "not" / "yet"
+    gif, page = folder / "game.gif", folder / "replay.html"
+    argv = ["play", "jupiter_v0", "--seed", "0", "--render", "none"]
+    assert main([*argv, "--gif", str(gif), "--html", str(page)], stdout=io.StringIO()) == 0
+    assert gif.is_file() and page.is_file()
+
+
 def test_gif_without_pillow_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
