@@ -13,9 +13,9 @@ import math
 from typing import TYPE_CHECKING
 
 
-from moon_envs.moonstar import solver
 from moon_envs.moonstar.constants import (
     NO_BID_BONUS,
+    PENDING_BEST,
 )
 from moon_envs.moonstar.variants import (
     MAX_BID,
@@ -105,9 +105,10 @@ class AuctionPhase:
     def _end_auction(self) -> None:
         r = self.rules
         if self.game.config.solver_info:
-            self.best_total = solver.solve(
-                self.situation(choose_red=r.favourite_star), with_plan=False
-            ).total
+            # solved when the round report is first read (``info()``, ``to_dict()``), not
+            # here: a search playing thousands of rounds never reads it
+            self.best_total = PENDING_BEST
+            self._pending_best = self.situation(choose_red=r.favourite_star)
         if r.favourite_star:
             self._set_phase("favourite")
         elif r.side_bets:

@@ -8,6 +8,7 @@ NUM_BIDS = MAX_BID - MIN_BID + 1
 NO_BID_BONUS = 20
 FAIL_BONUS = 10
 CHALLENGE_STAKE = 25
+PENDING_BEST = -2  # best_total while the round's optimum waits to be solved (auction.py)
 PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
 DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
 PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}

@@ -70,7 +70,7 @@ class Settlement:
                     won = (self.bet_side[s] == 0) == made
                     bets[s] = int(self.bet_stake[s] if won else -self.bet_stake[s])
                     self.points[s] += bets[s]
-        best = self.best_total
+        best = self.__dict__["best_total"]  # not the property: a pending optimum stays unsolved
         self.report = {
             "round": self.round_no,
             "organizer": self.organizer,

@@ -87,6 +87,7 @@ def validate_state(st: MoonstarState) -> None:
     if off_board.any() and live and r.scoring != "chains":
         raise ConfigError("a moved moon is off the board, which only Game 8's chains allow")
     check_int("round_total", st.round_total, 0, 10**6)
+    check_int("best_total", st.best_total, -1, 10**6)
     check_int("chain_star", st.chain_star, -1, NUM_STARS - 1)
     check_int("chain_len", st.chain_len, 0, g.max_moons)
     _shape("landed", st.landed, (NUM_STARS,))

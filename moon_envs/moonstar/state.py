@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, State
+from moon_envs.moonstar import solver
 from moon_envs.moonstar.auction import AuctionPhase
-from moon_envs.moonstar.constants import PHASE_INDEX
+from moon_envs.moonstar.constants import PENDING_BEST, PHASE_INDEX
 from moon_envs.moonstar.observation import Observations
 from moon_envs.moonstar.play import PlayPhase
 from moon_envs.moonstar.settlement import Settlement
@@ -276,7 +277,35 @@ class MoonstarState(
     def info(self) -> dict[str, Any]:
         """At the end of a round: ``{"round_report": {...}}`` with the bid, the achieved and
         best totals, the regret (best - achieved) and every seat's score change."""
+        self._resolve_best()
         return {"round_report": dict(self.report)} if self.report else {}
+
+    @property
+    def best_total(self) -> int:
+        """The exact optimum of the round under way (-1: not known yet), solved on first
+        read; the rules themselves read the stored value (-2 while it is pending)."""
+        if self.__dict__["best_total"] == PENDING_BEST:
+            self._resolve_best()
+        return self.__dict__["best_total"]
+
+    @best_total.setter
+    def best_total(self, value: int) -> None:
+        self.__dict__["best_total"] = value
+
+    def _resolve_best(self) -> None:
+        """Solve the round optimum the auction left pending (``solver_info``): fill
+        ``best_total`` while its round is on, and the round report's best and regret.
+        Lazy, so that playing rounds nobody reads a report of (a search) costs no solve;
+        what ``info()`` and ``to_dict()`` show is the same as if it were solved at once."""
+        pending = self.__dict__.pop("_pending_best", None)
+        if pending is None:
+            return
+        best = solver.solve(pending, with_plan=False).total
+        if self.__dict__["best_total"] == PENDING_BEST:
+            self.__dict__["best_total"] = best
+        rep = self.report
+        if rep and not rep["no_bid"] and rep["best_total"] is None:
+            self.report = {**rep, "best_total": best, "regret": best - rep["achieved"]}
 
     # ---- hidden information ------------------------------------------------------------
     def resample(self, player: int, rng: np.random.Generator) -> MoonstarState:
@@ -300,6 +329,7 @@ class MoonstarState(
 
     # ---- serialisation (drop caches) -------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        self._resolve_best()
         d = super().to_dict()
         d["state"].pop("_cache_mask", None)
         return d
