@@ -28,6 +28,7 @@ Elo scale, ``400 log10(strength)``, shifted so that the mean rating is 1500. A p
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -65,11 +66,16 @@ def lineups(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
 
 
 def play_game(
-    env: Any, agents: Sequence[Any], seed: int | None = None
+    env: Any,
+    agents: Sequence[Any],
+    seed: int | None = None,
+    clock: tuple[list[int], list[float]] | None = None,
 ) -> tuple[list[float], list[int], int]:
     """Play one game of the AEC ``env`` with ``agents[seat]`` in each seat.
 
-    Returns the final scores, the winning seats and the number of player decisions.
+    Returns the final scores, the winning seats and the number of player decisions. With
+    ``clock = (decisions, seconds)``, two lists with one entry per seat, each seat's
+    number of decisions and the wall time its agent spent choosing them are added there.
     """
     env.reset(seed=seed)
     seat_of = {a: i for i, a in enumerate(env.possible_agents)}
@@ -83,7 +89,11 @@ def play_game(
             continue
         view = env.agent_view(agent)
         player = agents[seat_of[agent]]
+        start = time.perf_counter()
         action = player.act(view) if hasattr(player, "act") else player(view)
+        if clock is not None:
+            clock[0][seat_of[agent]] += 1
+            clock[1][seat_of[agent]] += time.perf_counter() - start
         env.step(int(action))
         steps += 1
         if env.game_state.is_terminal():
@@ -155,10 +165,12 @@ def tournament(
             pass
     for g in it:
         up = ups[g % len(ups)]
-        scores, winners, length = play_game(env, [agents[i] for i in up], seed=seed + g)
+        clock: tuple[list[int], list[float]] = ([0] * len(up), [0.0] * len(up))
+        scores, winners, length = play_game(env, [agents[i] for i in up], seed + g, clock)
+        seats = tuple(names[i] for i in up)
         records.append(
             GameRecord(
-                g, seed + g, tuple(names[i] for i in up), tuple(scores), tuple(winners), length
+                g, seed + g, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
             )
         )
     env.close()

@@ -30,6 +30,9 @@ class GameRecord:
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     length: int
+    decisions: tuple[int, ...] = ()  # per seat: moves chosen by the seat's agent
+    # per seat: wall time its agent spent choosing them (not part of the game's outcome)
+    seconds: tuple[float, ...] = field(default=(), compare=False)
 
 
 @dataclass
@@ -44,6 +47,8 @@ class AgentStats:
     points: float = 0.0
     score_sum: float = 0.0
     elo: float = ELO_MEAN
+    decisions: int = 0
+    seconds: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -56,6 +61,11 @@ class AgentStats:
     @property
     def mean_score(self) -> float:
         return self.score_sum / self.games if self.games else 0.0
+
+    @property
+    def ms_per_move(self) -> float:
+        """Mean wall time of one of its decisions, in milliseconds (0 if none timed)."""
+        return 1000.0 * self.seconds / self.decisions if self.decisions else 0.0
 
     def row(self) -> dict[str, Any]:
         lo, hi = self.ci
@@ -70,6 +80,7 @@ class AgentStats:
             "ci_high": round(hi, 4),
             "mean_score": round(self.mean_score, 3),
             "elo": round(self.elo, 1),
+            "ms_per_move": round(self.ms_per_move, 3),
         }
 
 
@@ -104,6 +115,9 @@ class TournamentResult:
                 mine = [s for s, n in enumerate(g.seats) if n == name]
                 st.games += 1
                 st.score_sum += float(np.mean([g.scores[s] for s in mine]))
+                if g.decisions:
+                    st.decisions += sum(g.decisions[s] for s in mine)
+                    st.seconds += sum(g.seconds[s] for s in mine)
                 won = [s for s in mine if s in winners]
                 if not won:
                     st.losses += 1
@@ -140,15 +154,16 @@ class TournamentResult:
         }
 
     def table(self) -> str:
-        """A Markdown table: games, W/T/L, win rate with its 95% interval, mean score, Elo."""
-        head = "| Agent | Games | W | T | L | Win rate | 95% CI | Mean score | Elo |"
-        sep = "|---|---:|---:|---:|---:|---:|---|---:|---:|"
+        """A Markdown table: games, W/T/L, win rate with its 95% interval, mean score, Elo,
+        and the mean time per move of each agent."""
+        head = "| Agent | Games | W | T | L | Win rate | 95% CI | Mean score | Elo | ms/move |"
+        sep = "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
         lines = [head, sep]
         for r in self.rows():
             lines.append(
                 f"| {r['agent']} | {r['games']} | {r['wins']} | {r['ties']} | {r['losses']} | "
                 f"{r['win_rate']:.3f} | [{r['ci_low']:.3f}, {r['ci_high']:.3f}] | "
-                f"{r['mean_score']:.2f} | {r['elo']:.0f} |"
+                f"{r['mean_score']:.2f} | {r['elo']:.0f} | {_ms(r['ms_per_move'])} |"
             )
         return "\n".join(lines)
 
@@ -174,7 +189,7 @@ class TournamentResult:
     def write_games_csv(self, path: str | Path) -> None:
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["game", "seed", "seats", "scores", "winners", "length"])
+            w.writerow(["game", "seed", "seats", "scores", "winners", "length", "ms_per_move"])
             for g in self.games:
                 w.writerow(
                     [
@@ -184,6 +199,10 @@ class TournamentResult:
                         " ".join(f"{s:g}" for s in g.scores),
                         " ".join(map(str, g.winners)),
                         g.length,
+                        " ".join(
+                            f"{1000 * t / n:.3g}" if n else "-"
+                            for n, t in zip(g.decisions, g.seconds)
+                        ),
                     ]
                 )
 
@@ -227,6 +246,11 @@ class TournamentResult:
             except ImportError:
                 pass  # matplotlib is optional (pip install "moon-envs[train]")
         return out
+
+
+def _ms(ms: float) -> str:
+    """A time per move for the table: 3 significant figures, '-' when not timed."""
+    return f"{ms:.3g}" if ms > 0 else "-"
 
 
 def pairwise_results(g: GameRecord) -> list[tuple[str, str, float]]:

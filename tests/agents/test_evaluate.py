@@ -121,3 +121,24 @@ def test_errors() -> None:
         tournament("jupiter_v0", ["random", "nope"], games=4)
     with pytest.raises(ConfigError, match="registered ids"):
         tournament("no_such_v9", ["random", "random"], games=4)
+
+
+def test_time_per_move_is_measured_per_agent() -> None:
+    import time
+
+    from agents.random_agent import RandomAgent
+
+    class SlowAgent(RandomAgent):
+        def act(self, view):  # type: ignore[no-untyped-def]
+            time.sleep(0.004)
+            return super().act(view)
+
+    slow = SlowAgent(seed=0, name="slow")
+    result = tournament("jupiter_v0", [slow, "random"], games=4, seed=0)
+    stats = result.stats
+    assert stats["slow"].decisions > 0 and stats["random"].decisions > 0
+    assert stats["slow"].ms_per_move >= 4.0 > stats["random"].ms_per_move
+    assert sum(g.length for g in result.games) == sum(s.decisions for s in stats.values())
+    assert "| ms/move |" in result.table().splitlines()[0]
+    row = next(r for r in result.rows() if r["agent"] == "slow")
+    assert row["ms_per_move"] >= 4.0
