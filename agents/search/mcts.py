@@ -12,9 +12,14 @@ One iteration:
 1. **Select** from the root by UCT: at a player node, the child maximising
    ``mean reward of the player to move + c * sqrt(ln N / n)``; at a chance node, an
    outcome drawn with its probability.
-2. **Expand** one untried action (a seeded random one), or a chance outcome not seen yet.
+2. **Expand** one untried action (a seeded random one; with a rollout agent, the move
+   that agent would make is expanded first), or a chance outcome not seen yet. Plain
+   UCT tries every move once before any twice; with progressive ``widening`` a node
+   visited N times has at most ``ceil(N ** widening)`` children, so that games with
+   hundreds of moves a turn search a few moves deeply instead of each once.
 3. **Roll out** to the end, uniformly at random or with a rollout agent (which acts on
-   ``AgentView.of(state, seat)``).
+   ``AgentView.of(state, seat)``); with a ``horizon``, only that many player moves, the
+   position then valued by its scores (centred on their mean, divided by their spread).
 4. **Back up** the reward vector: every node adds the reward of the seat that chose
    the move leading to it.
 
@@ -28,6 +33,7 @@ and a simulation budget the same views give the same moves.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -101,7 +107,7 @@ class MCTSAgent:
         while done < limit:
             state = view.sample_state(self._np)
             if root is None:
-                root = Node(state, rng)
+                root = self._new_node(state, rng)
             self._iterate(root, state, rng, hidden)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
@@ -134,7 +140,7 @@ class MCTSAgent:
                 state.apply_action(action)
             child = node.children.get(action)
             if child is None:
-                child = node.children[action] = Node(state, rng)
+                child = node.children[action] = self._new_node(state, rng)
                 path.append((child, player))
                 break
             path.append((child, player))
@@ -146,24 +152,52 @@ class MCTSAgent:
             if seat >= 0:
                 n.total += reward[seat]
 
-    @staticmethod
-    def _choose(node: Node, state: State, rng: random.Random, c: float, hidden: bool) -> int:
+    def _new_node(self, state: State, rng: random.Random) -> Node:
+        """A node for ``state``; with a rollout agent, its move there is expanded first."""
+        node = Node(state, rng)
+        if self.rollout_agent is not None and len(node.untried) > 1:
+            first = self._rollout_move(state, node.player)
+            node.untried.remove(first)
+            node.untried.append(first)  # untried actions are popped from the end
+        return node
+
+    def _rollout_move(self, state: State, player: int) -> int:
+        return int(self.rollout_agent.act(AgentView.of(state, player)))
+
+    def _widens(self, node: Node, children: int) -> bool:
+        """Whether ``node`` may get one more child: always in plain UCT; with progressive
+        widening while it has fewer than ``ceil(visits ** widening)`` (and at least one)."""
+        w = self.config.widening
+        return w is None or children < max(1, math.ceil(node.visits**w))
+
+    def _choose(self, node: Node, state: State, rng: random.Random, c: float, hidden: bool) -> int:
         if not hidden:
-            if node.untried:
+            if node.untried and self._widens(node, len(node.children)):
                 return node.untried.pop()
             return node.select(c)[0]
         available = legal_actions(state)
         untried = [a for a in available if a not in node.children]
-        if untried:
+        tried = len(available) - len(untried)
+        if untried and (tried == 0 or self._widens(node, tried)):
+            if self.rollout_agent is not None and len(untried) > 1:
+                first = self._rollout_move(state, state.current_player())
+                if first in untried:
+                    return first
             return untried[int(rng.random() * len(untried))]
         return node.select(c, set(available))[0]
 
     def _rollout(self, state: State, rng: random.Random) -> list[float]:
         agent = self.rollout_agent
+        horizon = self.config.horizon
+        moves = 0
         while True:
             player = state.current_player()
             if player == TERMINAL:
                 break
+            if horizon is not None and player >= 0:
+                if moves >= horizon:
+                    return score_reward(state)
+                moves += 1
             if player == CHANCE:
                 ids, cum = cumulative(state.chance_outcomes())
                 state.apply_chance_outcome(sample(ids, cum, rng))
@@ -188,10 +222,16 @@ def best_action(root: Node, legal: list[int]) -> int:
 
 
 def terminal_reward(state: State, mode: str) -> list[float]:
-    """Reward per seat at the end: ``returns("win")``, or the scores centred on their
-    mean and divided by their spread (``"score"``, all zero when every score is equal)."""
+    """Reward per seat at the end: ``returns("win")``, or :func:`score_reward`."""
     if mode == "win":
         return state.returns("win").tolist()
+    return score_reward(state)
+
+
+def score_reward(state: State) -> list[float]:
+    """The scores centred on their mean and divided by their spread (all zero when every
+    score is equal): the value of a finished game under ``reward=score``, and of any
+    rollout cut by the horizon."""
     s = state.scores()
     spread = float(s.max() - s.min())
     if spread == 0:

@@ -11,7 +11,7 @@ from agents.zoo import make_agent
 from moon_envs.core.game import CHANCE
 from moon_envs.core.view import AgentView
 from tests.helpers import step_state
-from tests.search.toy_games import CoinGame, NimGame
+from tests.search.toy_games import CoinGame, NimGame, WideGame
 
 # small games per registered env, so that many of them run in a few seconds
 SMALL = {"moonstar_v1": {"max_rounds": 1, "num_players": 3}}
@@ -38,6 +38,55 @@ def test_chance_node_values_match_their_expectation():
     # standard errors are at most 1/sqrt(n); allow four of them
     assert abs(v_safe - 0.2) < 4 / np.sqrt(n_safe)
     assert abs(v_risky - (-0.4)) < 4 / np.sqrt(n_risky)
+
+
+class FixedAgent:
+    """Always plays ``move`` (a rollout policy for the tests)."""
+
+    def __init__(self, move: int) -> None:
+        self.move = move
+
+    def act(self, view: AgentView) -> int:
+        return self.move
+
+
+def test_a_horizon_cuts_rollouts_and_values_them_by_the_scores():
+    import random
+
+    agent = MCTSAgent(seed=0, simulations=1, horizon=4)
+    state = NimGame(heap=100).new_initial_state()
+    value = agent._rollout(state, random.Random(0))
+    assert 100 - 3 * 4 <= state.heap <= 100 - 4  # exactly four moves of 1-3 stones
+    assert value == [0.0, 0.0]  # equal scores: no seat ahead
+    state = NimGame(heap=100).new_initial_state()
+    assert MCTSAgent(seed=0, simulations=1)._rollout(state, random.Random(0)) in (
+        [1.0, -1.0],
+        [-1.0, 1.0],
+    )
+    assert state.is_terminal()  # without a horizon the rollout plays to the end
+
+
+def test_progressive_widening_limits_the_children():
+    state = WideGame().new_initial_state()
+    agent = MCTSAgent(seed=0, simulations=100, widening=0.5)
+    agent.act(AgentView.of(state))
+    assert 2 <= len(agent.last.root) <= 10  # ceil(100 ** 0.5)
+    plain = MCTSAgent(seed=0, simulations=100)
+    assert plain.act(AgentView.of(state)) == 17
+    assert len(plain.last.root) == 50  # plain UCT tries every move once
+
+
+def test_the_rollout_agents_move_is_expanded_first():
+    state = WideGame().new_initial_state()
+    agent = MCTSAgent(seed=0, simulations=1, rollout_agent=FixedAgent(17))
+    agent.act(AgentView.of(state))
+    assert list(agent.last.root) == [17]
+    # with widening, a good prior move is found where blind widening would miss it
+    guided = MCTSAgent(seed=0, simulations=30, widening=0.5, rollout_agent=FixedAgent(17))
+    assert guided.act(AgentView.of(state)) == 17
+    blind = MCTSAgent(seed=0, simulations=30, widening=0.5)
+    blind.act(AgentView.of(state))
+    assert len(blind.last.root) <= 6 and blind.last.root.get(17, (0, 0))[0] <= 1
 
 
 def _play(env_id: str, specs: list[str], seed: int) -> list[int]:

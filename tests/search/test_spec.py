@@ -15,6 +15,17 @@ def test_defaults_and_full_spec():
     assert cfg == MCTSConfig(400, 0.5, 1.4, "greedy", "score")
 
 
+def test_horizon_and_widening_are_read():
+    cfg = parse_params("horizon=12,widening=0.5,reward=score")
+    assert cfg.horizon == 12 and cfg.widening == 0.5 and cfg.reward == "score"
+
+
+def test_errors_quote_long_values_briefly():
+    with pytest.raises(ConfigError) as err:
+        parse_params("rollout=" + "x" * 10_000 + ",simulations=0")
+    assert len(str(err.value)) < 300
+
+
 def test_seconds_alone_is_a_time_budget():
     assert parse_params("seconds=0.25") == MCTSConfig(simulations=None, seconds=0.25)
 
@@ -32,6 +43,12 @@ def test_seconds_alone_is_a_time_budget():
         ("depth=3", "depth"),
         ("simulations", "simulations"),
         ("c=1,c=2", "c"),
+        ("horizon=0", "horizon"),
+        ("horizon=2.5", "horizon"),
+        ("widening=0", "widening"),
+        ("widening=1.5", "widening"),
+        ("widening=x", "widening"),
+        ("simulations=" + "9" * 500, "simulations"),
     ],
 )
 def test_bad_parameters_name_the_field(text, field):

@@ -108,3 +108,47 @@ class CoinState(State):
 
 
 CoinGame.state_class = CoinState
+
+
+@dataclass(frozen=True)
+class WideConfig:
+    width: int = 50
+    winning: int = 17
+
+
+class WideGame(Game):
+    """Seat 0 picks one of ``width`` moves and wins only with ``winning``; then the game
+    ends. A search that tries each move once needs ``width`` simulations to find it."""
+
+    config_class = WideConfig
+
+    def _make_spec(self) -> GameSpec:
+        return GameSpec("wide", 2, self.config.width, (1,), 1)
+
+
+class WideState(State):
+    def __init__(self, game: WideGame) -> None:
+        super().__init__(game)
+        self.choice = -1
+
+    def _current_player(self) -> int:
+        return 0 if self.choice < 0 else TERMINAL
+
+    def _legal_mask(self) -> np.ndarray:
+        return np.ones(self.game.config.width, np.int8)
+
+    def _apply(self, action: int) -> None:
+        self.choice = action
+
+    def _observation(self, player: int) -> np.ndarray:
+        return np.array([self.choice], np.float32)
+
+    def _scores(self) -> np.ndarray:
+        won = self.choice == self.game.config.winning
+        return np.array([1.0, 0.0] if won else [0.0, 1.0])
+
+    def _winners(self) -> list[int]:
+        return [0] if self.choice == self.game.config.winning else [1]
+
+
+WideGame.state_class = WideState
