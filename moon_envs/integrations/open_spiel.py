@@ -17,7 +17,8 @@
 Mapping:
 
 * **Game type**: sequential, terminal rewards, zero-sum (``State.returns("win")``: winners
-  share +1, the others share -1); explicit chance (``ChanceMode.EXPLICIT_STOCHASTIC``)
+  share +1, the others share -1; general-sum for one player, e.g. Star Master's solitaire,
+  won +1 or lost -1); explicit chance (``ChanceMode.EXPLICIT_STOCHASTIC``)
   when ``GameSpec.has_chance``, perfect or imperfect information as
   ``GameSpec.hidden_information`` says.
 * **Game info**: ``num_distinct_actions = num_actions``, ``max_chance_outcomes`` (chance
@@ -89,6 +90,12 @@ def _parameter_spec(env_id: str) -> dict[str, Any]:
     return spec
 
 
+def _zero_sum(game: Game) -> bool:
+    """``returns("win")`` sums to zero with two or more players (winners share +1, the
+    others -1); alone at the table (Star Master's solitaire) a game is won or lost."""
+    return game.spec.num_players >= 2
+
+
 def _game_type(env_id: str, game: Game) -> Any:
     s = game.spec
     chance = pyspiel.GameType.ChanceMode
@@ -101,7 +108,9 @@ def _game_type(env_id: str, game: Game) -> Any:
         information=info.IMPERFECT_INFORMATION
         if s.hidden_information
         else info.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM
+        if _zero_sum(game)
+        else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=s.num_players,
         min_num_players=s.num_players,
@@ -121,7 +130,7 @@ def _game_info(game: Game) -> Any:
         num_players=s.num_players,
         min_utility=float(s.min_utility),
         max_utility=float(s.max_utility),
-        utility_sum=0.0,
+        utility_sum=0.0 if _zero_sum(game) else None,
         max_game_length=s.max_game_length,
     )
 

@@ -15,6 +15,17 @@ VARIANTS = {
     "jupiter_v0": [{}, {"num_players": 4, "black_moons": True}, {"expanding_universe": True}],
     "moonstar_v1": [{"game": str(n), "max_rounds": 1} for n in range(1, 13)],
     "moon_harvesters_v0": [{}, {"num_players": 3}],
+    "star_master_v0": [
+        {"num_players": n, "memory": m, **v}
+        for n, m, v in [
+            (2, "none", {}),
+            (3, "perfect", {"competition": True}),
+            (4, "decay", {"children": True}),
+            (6, "none", {}),
+        ]
+    ]
+    + [{"num_players": 1, "solitaire": True, "memory": "perfect"}],
+    "moonwakers_v0": [{"num_players": n} for n in (2, 3, 6)],
 }
 CASES = [(e, p) for e in moon_envs.list_envs() for p in VARIANTS.get(e, [{}])]
 
@@ -22,7 +33,7 @@ CASES = [(e, p) for e in moon_envs.list_envs() for p in VARIANTS.get(e, [{}])]
 @pytest.mark.parametrize("env_id, params", CASES, ids=[f"{e}-{p}" for e, p in CASES])
 def test_random_sim_test(env_id, params):
     game = load_game(env_id, **params)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 def test_every_env_is_registered_and_types_follow_the_spec():
