@@ -8,17 +8,30 @@ import pytest
 import moon_envs
 from agents.search import MCTSAgent
 from agents.zoo import make_agent
-from moon_envs.core.game import CHANCE
+from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.core.view import AgentView
 from tests.helpers import step_state
 from tests.search.toy_games import CoinGame, NimGame, WideGame
 
-# small games per registered env, so that many of them run in a few seconds
-SMALL = {"moonstar_v1": {"max_rounds": 1, "num_players": 3}}
+# small games per game (env id without its version), so that many run in a few seconds
+SMALL = {
+    "moonstar": {"max_rounds": 1, "num_players": 3},
+    "moonwakers": {"max_rounds": 4},
+    "star_master": {"max_turns": 40},
+}
 # hidden-information variants of games whose default hides nothing
 HIDDEN_VARIANTS = {
-    "moonstar_v1": [{"game": 11, "num_players": 3, "max_rounds": 1}],
+    "moonstar": [{"game": 11, "num_players": 3, "max_rounds": 1}],
 }
+# more variants whose searches must stay legal: memory modes, player counts
+VARIANTS = {
+    "star_master": [{"memory": "perfect", "num_players": 3}, {"memory": "decay"}],
+    "moonwakers": [{"num_players": 4}],
+}
+
+
+def game_of(env_id: str) -> str:
+    return env_id.rsplit("_v", 1)[0]
 
 
 def test_finds_the_only_winning_move_in_nim():
@@ -27,6 +40,61 @@ def test_finds_the_only_winning_move_in_nim():
     assert agent.act(AgentView.of(state)) == 0  # take 1, leave 4
     visits = {a: v for a, (v, _) in agent.last.root.items()}
     assert visits[0] > visits[1] and visits[0] > visits[2]
+
+
+def expectimax(state) -> np.ndarray:
+    """Exact values (``returns("win")`` per seat) of a tiny position: each player
+    maximises its own value, chance nodes average over their outcomes."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return state.returns("win")
+    if player == CHANCE:
+        total = np.zeros(state.game.spec.num_players)
+        for outcome, p in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(outcome)
+            total += p * expectimax(child)
+        return total
+    best = None
+    for a in np.flatnonzero(state.legal_actions_mask()):
+        child = state.clone()
+        child.apply_action(int(a))
+        value = expectimax(child)
+        if best is None or value[player] > best[player]:
+            best = value
+    return best
+
+
+def jupiter_endgame():
+    """Three empty cells (C3, C4, D4), a probe each and one die left, player_0 (28 points)
+    behind player_1 (39) and to move; only the probe on C3 (action 10, +18) wins."""
+    from moon_envs.jupiter.rules import JupiterGame
+
+    state = JupiterGame(num_players=2, random_first_player=False).new_initial_state()
+    dice = {0: 5, 1: 6, 2: 6, 4: 4, 5: 5, 7: 2, 8: 3, 9: 4, 11: 5}  # cell -> face
+    for cell, face in dice.items():
+        state.place(cell, face=face)
+    for cell in (3, 6, 12, 13):
+        state.place(cell, seat=0)
+    state.probes_left[:] = [1, 1]
+    state.dice_left = 1
+    state.points[:] = [28, 39]
+    return state
+
+
+def test_finds_the_winning_move_in_a_jupiter_endgame_with_chance():
+    state = jupiter_endgame()
+    values = {}
+    for a in np.flatnonzero(state.legal_actions_mask()):
+        child = state.clone()
+        child.apply_action(int(a))
+        values[int(a)] = expectimax(child)[0]
+    assert [a for a, v in values.items() if v > 0.99] == [10]  # exact: only C3 wins
+    assert max(v for a, v in values.items() if a != 10) < 0  # the others lose on average
+    agent = MCTSAgent(seed=0, simulations=400)
+    assert agent.act(AgentView.of(state)) == 10
+    visits = {a: n for a, (n, _) in agent.last.root.items()}
+    assert visits[10] == max(visits.values())
 
 
 def test_chance_node_values_match_their_expectation():
@@ -89,9 +157,9 @@ def test_the_rollout_agents_move_is_expanded_first():
     assert len(blind.last.root) <= 6 and blind.last.root.get(17, (0, 0))[0] <= 1
 
 
-def _play(env_id: str, specs: list[str], seed: int) -> list[int]:
+def _play(env_id: str, specs: list[str], seed: int, **params) -> list[int]:
     """One game through the AEC env; asserts every chosen action is legal."""
-    env = moon_envs.make(env_id, **SMALL.get(env_id, {}))
+    env = moon_envs.make(env_id, **{**SMALL.get(game_of(env_id), {}), **params})
     env.reset(seed=seed)
     n = env.game.spec.num_players
     agents = [
@@ -112,10 +180,23 @@ def _play(env_id: str, specs: list[str], seed: int) -> list[int]:
     return actions
 
 
-@pytest.mark.parametrize("env_id", moon_envs.list_envs())
-def test_never_an_illegal_action(env_id):
-    for seed in range(2):
-        _play(env_id, ["mcts:simulations=3", "random"], seed)
+PLAY_CASES = [
+    (env_id, params)
+    for env_id in moon_envs.list_envs()
+    for params in [
+        {},
+        *HIDDEN_VARIANTS.get(game_of(env_id), []),
+        *VARIANTS.get(game_of(env_id), []),
+    ]
+]
+
+
+@pytest.mark.parametrize("env_id, params", PLAY_CASES, ids=[f"{e}-{p}" for e, p in PLAY_CASES])
+def test_never_an_illegal_action(env_id, params):
+    """Whole games with plain UCT, and with widening, a horizon and score rewards."""
+    wide = "mcts:simulations=4,widening=0.5,horizon=5,reward=score"
+    for seed in range(4):
+        _play(env_id, ["mcts:simulations=3", wide if seed % 2 else "random"], seed, **params)
 
 
 def test_same_seed_same_moves():
@@ -142,7 +223,7 @@ def _hidden_positions():
     something: yields (env_id, params, state, twin), the twin redrawn by ``resample`` for
     the seat to move (so it differs only in what that seat may not know)."""
     for env_id in moon_envs.list_envs():
-        for params in HIDDEN_VARIANTS.get(env_id, [{}]):
+        for params in HIDDEN_VARIANTS.get(game_of(env_id), [{}]):
             game = moon_envs.make(env_id, **params).game
             if not game.spec.hidden_information:
                 continue
@@ -170,3 +251,44 @@ def test_no_peek_decisions_ignore_what_the_seat_may_not_know():
         b = make_agent("mcts:simulations=30", state.game.spec.name, seed=7)
         assert a.act(AgentView.of(state)) == b.act(AgentView.of(twin)), (env_id, params)
         assert a.last.root == b.last.root, env_id
+
+
+def test_no_peek_on_moonstar_sealed_side_bets_built_by_hand():
+    """Game 11: another seat's sealed side bet changed by hand (side, stake) leaves the
+    seat to move with the same view, and MCTS with the same seed makes the same search."""
+    import math
+
+    game = moon_envs.make("moonstar_v1", game=11, num_players=3, max_rounds=4).game
+    found = 0
+    for seed in range(200):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            others = [o for o in range(3) if o != seat and state.bet_stake[o] > 0]
+            if seat >= 0 and state.phase == "bets" and others:
+                break
+            step_state(state, rng)
+        else:
+            continue
+        other = others[0]
+        twin = state.clone()
+        twin.bet_side[other] = 1 - state.bet_side[other]
+        k = 1 if twin.bet_side[other] == 1 else 0
+        twin.bet_idx[other] = k
+        fraction = game.config.bet_fractions[k]
+        twin.bet_stake[other] = math.floor(fraction * max(0, int(state.points[other])) + 1e-9)
+        twin._cache_mask = None
+        assert twin.bet_stake[other] > 0 and twin.to_dict() != state.to_dict()
+        assert np.array_equal(state.observation(seat), twin.observation(seat))
+        assert np.array_equal(state.legal_actions_mask(), twin.legal_actions_mask())
+        assert state.to_string(seat) == twin.to_string(seat)
+        spec = "mcts:simulations=40,reward=score"  # scores feel any stake a peek would see
+        a = make_agent(spec, "moonstar", seed=3)
+        b = make_agent(spec, "moonstar", seed=3)
+        assert a.act(AgentView.of(state, seat)) == b.act(AgentView.of(twin, seat))
+        assert a.last.root == b.last.root
+        found += 1
+        if found == 3:
+            break
+    assert found == 3, "no sealed side bet found to vary"
