@@ -97,7 +97,11 @@ class StarMasterState(State):
     set-up is placing it). Per seat ``p``: ``pawns[p, c]`` (0 or 1), ``memory[p, s]`` (the
     remembered colour, -1 unknown; always -1 with ``memory="none"``), ``win_map[p, s]``
     (colour shown at ``s`` by a public event since ``p``'s last decision, -1 none) and
-    ``win_perm[p, s]`` (the slot where the cube now on ``s`` stood at ``p``'s last decision).
+    ``win_perm[p, s]`` (the slot where the cube now on ``s`` stood at ``p``'s last decision)
+    and ``in_window[p]`` (1 where the last flip, resp. the last race's reveal, happened
+    since ``p``'s last decision). ``last_seat``, ``last_action`` and ``last_phase`` record
+    the last decision (for the pictures and narration; a race choice stays sealed there
+    too until every seat has chosen).
     """
 
     game: StarMasterGame
@@ -126,6 +130,11 @@ class StarMasterState(State):
         self.winners_list: list[int] = []
         self.last_flip = np.full(4, -1, dtype=np.int8)  # seat, slot, colour, found
         self.last_race = np.full(n, NOT_CHOSEN, dtype=np.int8)  # revealed choices
+        # per seat: whether the last flip / the last race's reveal happened since its last
+        # decision (so lies in its window); a seat's info shows only those
+        self.in_window = np.zeros((n, 2), dtype=np.int8)
+        # the last decision: seat, action and the phase it was taken in (-1: none yet)
+        self.last_seat, self.last_action, self.last_phase = -1, -1, -1
 
     @property
     def win_map(self) -> np.ndarray:
@@ -212,7 +221,7 @@ class StarMasterState(State):
         if ph == ROLL:
             self._roll(a)
         elif ph == FLIP:
-            self._decide(self.mover)
+            self._decide(self.mover, a)
             if a == PASS:
                 self._end_turn()
             else:
@@ -220,11 +229,11 @@ class StarMasterState(State):
         elif ph == RACE:
             self._race_choice(a)
         elif ph == SWAP:
-            self._decide(self.mover)
+            self._decide(self.mover, a)
             self._swap(self.found_slot, a - SWAP0)
             self._end_turn()
         elif ph == NAME:
-            self._decide(self.mover)
+            self._decide(self.mover, a)
             self.target = a - NAME0
             self.phase = FLIP
         elif ph == DRAW:
@@ -271,10 +280,12 @@ class StarMasterState(State):
             self.target = self.white
             self.phase = FLIP
 
-    def _decide(self, seat: int) -> None:
-        """``seat`` takes a decision: its window of recent events starts afresh."""
+    def _decide(self, seat: int, action: int) -> None:
+        """``seat`` takes ``action``, a decision: its window of recent events starts afresh."""
+        self.last_seat, self.last_action, self.last_phase = seat, action, self.phase
         self.views[seat, 0] = -1
         self.views[seat, 1] = obs.IDENTITY
+        self.in_window[seat] = 0
 
     def _reveal(self, seat: int, slot: int, found: bool) -> int:
         colour = int(self.layout[slot])
@@ -283,6 +294,7 @@ class StarMasterState(State):
         else:
             self.views[:, 0, slot] = colour
         self.last_flip[:] = (seat, slot, colour, int(found))
+        self.in_window[:, 0] = 1
         return colour
 
     def _flip(self, slot: int) -> None:
@@ -312,13 +324,14 @@ class StarMasterState(State):
 
     def _race_choice(self, a: int) -> None:
         seat = self._current_player()
-        self._decide(seat)
+        self._decide(seat, a)
         self.race_choice[seat] = ABSTAIN if a == PASS else a
         self.race_next += 1
         if self.race_next < self.game.num_players:
             return
         grabbers = self._grabbers()
         self.last_race[:] = self.race_choice
+        self.in_window[:, 1] = 1
         if not grabbers:
             self.race_choice[:] = NOT_CHOSEN
             self._end_turn()
@@ -359,7 +372,8 @@ class StarMasterState(State):
         counts = self.pawns.sum(axis=1)
         best = int(counts.max())
         cfg = self.game.config
-        if cfg.solitaire or cfg.turn_limit == "nobody" or best == 0:
+        # alone at the table (solitaire or not) only the goal wins: nobody to out-collect
+        if cfg.num_players == 1 or cfg.turn_limit == "nobody" or best == 0:
             self.winners_list = []
         else:
             self.winners_list = np.flatnonzero(counts == best).tolist()
@@ -373,8 +387,8 @@ class StarMasterState(State):
         return list(self.winners_list)
 
     def returns(self, mode: str = "win") -> np.ndarray:
-        """As :meth:`State.returns`; alone at the table (solitaire), a win is +1 and a
-        loss -1 at the end."""
+        """As :meth:`State.returns`; alone at the table (solitaire or not), a win is +1 and
+        a loss -1 at the end."""
         if self.game.spec.num_players == 1 and mode == "win":
             if not self.is_terminal():
                 return np.zeros(1)
@@ -389,22 +403,38 @@ class StarMasterState(State):
         return obs.encode_global(self)
 
     def info(self) -> dict:
-        """Public facts: turn, roller, dice, the last flip and the last race's revealed
-        choices (only once every seat has chosen)."""
-        flip = self.last_flip.tolist()
+        """The spectator's public facts: turn, roller, dice, the last flip and the last
+        race's revealed choices (only once every seat has chosen). A seat's info in the env
+        is :meth:`info_for`, which shows those two events only while they lie in the seat's
+        window."""
+        return self._info(True, True)
+
+    def info_for(self, player: int) -> dict:
+        """Seat ``player``'s info: as :meth:`info`, but ``last_flip`` and ``last_race`` are
+        ``None`` once ``player`` has decided since they happened, exactly as its window of
+        recent events forgets them (in every ``memory`` mode)."""
+        flip, race = self.in_window[player].tolist()
+        return self._info(flip, race)
+
+    def _info(self, flip: int, race: int) -> dict:
+        last_flip = None
+        if flip and self.last_flip[0] >= 0:
+            seat, slot, colour, found = self.last_flip.tolist()
+            last_flip = {"seat": seat, "slot": slot, "colour": colour, "found": bool(found)}
+        last_race = None
+        if race and self.last_race[0] != NOT_CHOSEN:
+            last_race = self.last_race.tolist()
         return {
             "turn": self.turn,
             "roller": self.roller,
             "white": self.white,
             "black_star": self.black_star,
-            "last_flip": None
-            if flip[0] < 0
-            else {"seat": flip[0], "slot": flip[1], "colour": flip[2], "found": bool(flip[3])},
-            "last_race": None if self.last_race[0] == NOT_CHOSEN else self.last_race.tolist(),
+            "last_flip": last_flip,
+            "last_race": last_race,
         }
 
     def action_to_string(self, action: int) -> str:
-        from moon_envs.star_master.render import action_name
+        from moon_envs.star_master.text import action_name
 
         return action_name(self, int(action))
 
@@ -416,7 +446,7 @@ class StarMasterState(State):
         return self.action_to_string(action)
 
     def to_string(self, player: int | None = None) -> str:
-        from moon_envs.star_master.render import text_view
+        from moon_envs.star_master.text import text_view
 
         if player is not None and not 0 <= player < self.game.spec.num_players:
             raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
