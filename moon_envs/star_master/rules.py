@@ -59,6 +59,11 @@ class StarMasterGame(Game):
         self.layout = obs.ObservationLayout(n)
         self.masks = _Masks()
         self.turn_cap = c.turn_cap
+        # read on the hot path of every step
+        self.seats = n
+        self.must_search = c.must_search
+        self.remembers = c.memory != "none"
+        self.decays = c.memory == "decay"
         per_turn = max(n + 1, 3)
         return GameSpec(
             name="star_master",
@@ -123,9 +128,11 @@ class StarMasterState(State):
         self.race_choice = np.full(n, NOT_CHOSEN, dtype=np.int8)
         self.race_next = 0  # race choices made so far
         self.pawns = np.zeros((n, NUM_COLOURS), dtype=np.int8)
-        self.held = np.zeros(n, dtype=np.int8)  # colours held per seat
-        # per seat: row 0 window map, row 1 window permutation, row 2 memory
-        self.views = np.full((n, 3, NUM_SLOTS), -1, dtype=np.int8)
+        # colours held per seat: the game score, float64 as the core reads it every action
+        self.held = np.zeros(n, dtype=np.float64)
+        # per seat: row 0 window map, row 1 window permutation, row 2 memory (int64: the
+        # observation adds them to int64 offsets, the hot path of every step)
+        self.views = np.full((n, 3, NUM_SLOTS), -1, dtype=np.int64)
         self.views[:, 1] = obs.IDENTITY
         self.winners_list: list[int] = []
         self.last_flip = np.full(4, -1, dtype=np.int8)  # seat, slot, colour, found
@@ -159,10 +166,10 @@ class StarMasterState(State):
     # ---- whose move ---------------------------------------------------------------------
     def _current_player(self) -> int:
         ph = self.phase
-        if ph in (NAME, FLIP, SWAP):
+        if NAME <= ph <= SWAP:  # name, flip, swap
             return self.mover
         if ph == RACE:
-            return (self.roller + self.race_next) % self.game.spec.num_players
+            return (self.roller + self.race_next) % self.game.seats
         if ph == END:
             return TERMINAL
         return CHANCE
@@ -180,7 +187,7 @@ class StarMasterState(State):
         return self.game.seed_outcomes
 
     def _grabbers(self) -> list[int]:
-        n = self.game.spec.num_players
+        n = self.game.seats
         order = [(self.roller + k) % n for k in range(n)]
         return [s for s in order if self.race_choice[s] >= 0]
 
@@ -201,7 +208,7 @@ class StarMasterState(State):
     def _may_pass(self) -> bool:
         return (
             self.white != STAR
-            and not self.game.config.must_search
+            and not self.game.must_search
             and bool(self.pawns[self.mover, self.target])
         )
 
@@ -264,10 +271,10 @@ class StarMasterState(State):
         self.phase = ROLL
 
     def _roll(self, outcome: int) -> None:
-        cfg = self.game.config
         self.turn += 1
-        if cfg.memory == "decay":
-            forget = decay.forget_mask(self.seed, self.turn, self.game.num_players, cfg.forget_prob)
+        if self.game.decays:
+            cfg = self.game.config
+            forget = decay.forget_mask(self.seed, self.turn, self.game.seats, cfg.forget_prob)
             self.memory[forget] = -1
         self.white, self.black_star = divmod(outcome, 2)
         self.mover = self.roller
@@ -283,17 +290,17 @@ class StarMasterState(State):
     def _decide(self, seat: int, action: int) -> None:
         """``seat`` takes ``action``, a decision: its window of recent events starts afresh."""
         self.last_seat, self.last_action, self.last_phase = seat, action, self.phase
-        self.views[seat, 0] = -1
-        self.views[seat, 1] = obs.IDENTITY
+        self.views[seat, :2] = obs.FRESH_WINDOW
         self.in_window[seat] = 0
 
     def _reveal(self, seat: int, slot: int, found: bool) -> int:
         colour = int(self.layout[slot])
-        if self.game.config.memory != "none":
+        if self.game.remembers:
             self.views[:, 0::2, slot] = colour
         else:
             self.views[:, 0, slot] = colour
-        self.last_flip[:] = (seat, slot, colour, int(found))
+        flip = self.last_flip
+        flip[0], flip[1], flip[2], flip[3] = seat, slot, colour, found
         self.in_window[:, 0] = 1
         return colour
 
@@ -311,7 +318,7 @@ class StarMasterState(State):
                 self.found_slot = slot
                 self.phase = SWAP
             return
-        if self.game.config.must_search:
+        if self.game.must_search:
             self._set_pawn(seat, target, 0)  # competition: a miss loses an owned colour
         self._end_turn()
 
@@ -327,7 +334,7 @@ class StarMasterState(State):
         self._decide(seat, a)
         self.race_choice[seat] = ABSTAIN if a == PASS else a
         self.race_next += 1
-        if self.race_next < self.game.num_players:
+        if self.race_next < self.game.seats:
             return
         grabbers = self._grabbers()
         self.last_race[:] = self.race_choice
@@ -364,7 +371,7 @@ class StarMasterState(State):
         return False
 
     def _end_turn(self) -> None:
-        self.roller = (self.roller + 1) % self.game.num_players
+        self.roller = (self.roller + 1) % self.game.seats
         self.white, self.black_star, self.target, self.found_slot = -1, 0, -1, -1
         self._start_turn()
 
@@ -407,30 +414,27 @@ class StarMasterState(State):
         race's revealed choices (only once every seat has chosen). A seat's info in the env
         is :meth:`info_for`, which shows those two events only while they lie in the seat's
         window."""
-        return self._info(True, True)
+        return self._info(self.last_flip[0] >= 0, self.last_race[0] != NOT_CHOSEN)
 
     def info_for(self, player: int) -> dict:
         """Seat ``player``'s info: as :meth:`info`, but ``last_flip`` and ``last_race`` are
         ``None`` once ``player`` has decided since they happened, exactly as its window of
         recent events forgets them (in every ``memory`` mode)."""
-        flip, race = self.in_window[player].tolist()
-        return self._info(flip, race)
+        window = self.in_window[player]
+        return self._info(window[0], window[1])
 
-    def _info(self, flip: int, race: int) -> dict:
+    def _info(self, flip: object, race: object) -> dict:
         last_flip = None
-        if flip and self.last_flip[0] >= 0:
+        if flip:  # in a window only once a flip happened
             seat, slot, colour, found = self.last_flip.tolist()
             last_flip = {"seat": seat, "slot": slot, "colour": colour, "found": bool(found)}
-        last_race = None
-        if race and self.last_race[0] != NOT_CHOSEN:
-            last_race = self.last_race.tolist()
         return {
             "turn": self.turn,
             "roller": self.roller,
             "white": self.white,
             "black_star": self.black_star,
             "last_flip": last_flip,
-            "last_race": last_race,
+            "last_race": self.last_race.tolist() if race else None,
         }
 
     def action_to_string(self, action: int) -> str:
