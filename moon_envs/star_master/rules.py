@@ -461,11 +461,13 @@ class StarMasterState(State):
 
     # ---- determinisation and snapshots ----------------------------------------------------
     def resample(self, player: int, rng: np.random.Generator) -> StarMasterState:
-        """A position consistent with what ``player``'s observation shows: the colours of
-        the slots it neither remembers nor saw since its last decision are shuffled among
-        themselves (other seats' memories follow the new layout), other seats' sealed race
-        choices are redrawn, and the forgetting seed is redrawn. With ``memory="perfect"``
-        the layout is the true one."""
+        """A position consistent with everything ``player`` is shown (observation, info,
+        text view): the colours of the slots it neither remembers nor saw since its last
+        decision are shuffled among themselves (other seats' memories and windows follow
+        the new layout), other seats' sealed race choices are redrawn, and the forgetting
+        seed is redrawn. With ``memory="perfect"`` it equals a clone, except that during
+        a race the other seats' still-sealed choices are redrawn (see
+        :func:`~moon_envs.star_master.determinise.resample_state`)."""
         from moon_envs.star_master.determinise import resample_state
 
         return resample_state(self, player, rng)
