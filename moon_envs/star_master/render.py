@@ -42,13 +42,14 @@ UNKNOWN: draw.Color = (95, 95, 110)
 GOLD: draw.Color = (250, 200, 60)
 DIM: draw.Color = (150, 150, 170)
 
-WIDTH = 440
+WIDTH = 560  # wide enough for a 64-character caption above a GIF frame
 MARGIN = 12
 TOP = 28  # below the title line
-CELL = 76
+CELL = 84
 PANEL = MARGIN + 3 * CELL + 16  # left edge of the dice panel
 DIE = 40
 ROW = 22
+SPLIT = 260  # player rows: label, bar and count to the left, colour discs to the right
 LINE = 18
 
 
@@ -67,11 +68,11 @@ def _board(img: np.ndarray, state: StarMasterState, seat: int | None) -> None:
         draw.rect(img, y0 + 15, x0 + 15, y0 + CELL - 15, x0 + CELL - 15, colour)
         if c < 0:
             draw.label(img, y0 + CELL // 2 - 7, x0 + CELL // 2 - 4, "?", draw.INK, 3)
-        draw.label(img, y0 + 4, x0 + 4, str(s), DIM, 2)
         if s == flipped:
-            draw.frame(img, y0 + 4, x0 + 4, y0 + CELL - 4, x0 + CELL - 4, draw.INK, 3)
+            draw.frame(img, y0 + 11, x0 + 11, y0 + CELL - 11, x0 + CELL - 11, draw.INK, 3)
         if s == state.found_slot:
-            draw.frame(img, y0 + 4, x0 + 4, y0 + CELL - 4, x0 + CELL - 4, GOLD, 4)
+            draw.frame(img, y0 + 11, x0 + 11, y0 + CELL - 11, x0 + CELL - 11, GOLD, 3)
+        draw.label(img, y0 + 4, x0 + 4, str(s), DIM, 2)
 
 
 def _panel(img: np.ndarray, state: StarMasterState) -> None:
@@ -135,12 +136,11 @@ def _players(img: np.ndarray, state: StarMasterState, top: int, seat: int | None
     race = _revealed_race(state, seat)
     held = [float(h) for h in state.held]
     notes = ["COLOURS"] * n
-    split = 200
-    draw.player_rows(img, top, 4, split, held, state.current_player(), ROW, notes, GOAL)
+    draw.player_rows(img, top, 4, SPLIT, held, state.current_player(), ROW, notes, GOAL)
     for p in range(n):
         y = top + p * ROW + ROW / 2
         for k, c in enumerate(np.flatnonzero(state.pawns[p])):
-            draw.disc(img, y, split + 16 + k * 24, 8, CUBE_COLOURS[int(c)])
+            draw.disc(img, y, SPLIT + 16 + k * 24, 8, CUBE_COLOURS[int(c)])
         if race is not None:  # the race just revealed: each seat's choice
             note = f"GRAB {race[p]}" if race[p] >= 0 else "ABSTAIN"
             x = WIDTH - 6 - draw.label_width(note, 2)

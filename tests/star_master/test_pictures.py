@@ -14,6 +14,7 @@ from moon_envs.star_master.render import (
     DIE,
     MARGIN,
     PANEL,
+    SPLIT,
     TOP,
     UNKNOWN,
     WIDTH,
@@ -66,7 +67,7 @@ def test_frame_shows_the_dice_the_sought_colour_and_the_colours_held():
     roll(raced, ORANGE, black_star=True)
     black = render_rgb(raced)[TOP + 14 : TOP + 14 + DIE, PANEL + DIE + 24 : PANEL + 2 * DIE + 24]
     assert _has(black, (250, 200, 60)) > 10  # the star
-    rows = img[TOP + 3 * CELL + 10 :, 200:]
+    rows = img[TOP + 3 * CELL + 10 :, SPLIT:]
     row1 = rows[22:44]
     assert _has(row1, CUBE_COLOURS[5]) > 50 and _has(row1, CUBE_COLOURS[7]) > 50
     assert _has(rows[:22], CUBE_COLOURS[5]) == 0  # player_0 holds none
@@ -114,7 +115,7 @@ def test_no_picture_or_text_shows_a_sealed_race_choice():
     s.apply_action(PASS)
     s.apply_action(PASS)
     assert last_move_text(s) == "race won by p0: slot 1: red, found"
-    notes = render_rgb(s)[TOP + 3 * CELL + 10 :, 360:]
+    notes = render_rgb(s)[TOP + 3 * CELL + 10 :, WIDTH - 80 :]
     assert _has(notes, (250, 200, 60)) > 20  # player_0's 'GRAB 1' in gold
 
 
