@@ -14,6 +14,9 @@ An agent spec is a string:
 * ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
   ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
   :mod:`agents.search.spec`).
+* ``"NAME:FIELD=VALUE,..."``      a game's agent with parameters, where its class reads them
+  with a ``from_spec(text, seed, name)`` class method: Star Master's
+  ``memory:capacity=N`` (the memory agent remembering ``N`` slots, 0..9).
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 ``act(view)`` (see :mod:`agents.base`).
@@ -25,6 +28,7 @@ import importlib
 from typing import Any
 
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 
 # game name (GameSpec.name) -> agent name -> "module:Class"
 _BY_GAME: dict[str, dict[str, str]] = {
@@ -71,6 +75,9 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
 
         return RllibAgent.load(spec[6:], name=name or spec, seed=seed)
     table = {**_ANY_GAME, **_BY_GAME.get(game, {})}
+    base, sep, params = spec.partition(":")
+    if sep:
+        return _make_with_params(table, base, params, game, seed, name or spec)
     key = spec if spec in table else _ALIASES.get(spec)
     if key not in table:
         raise ConfigError(
@@ -78,6 +85,26 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
             "or 'ppo:PATH' or 'rllib:PATH'"
         )
     return _load(table[key])(seed=seed, name=name or spec)
+
+
+def _make_with_params(
+    table: dict[str, str], base: str, params: str, game: str, seed: int | None, name: str
+) -> Any:
+    """``NAME:FIELD=VALUE,...``: the agent ``NAME`` built by its ``from_spec``."""
+    key = base if base in table else _ALIASES.get(base)
+    if key not in table:
+        raise ConfigError(
+            f"unknown agent {quote(base)} for game {game!r}; allowed: {agent_names(game)} "
+            "or 'ppo:PATH' or 'rllib:PATH'"
+        )
+    cls = _load(table[key])
+    from_spec = getattr(cls, "from_spec", None)
+    if from_spec is None:
+        raise ConfigError(
+            f"agent {base!r} takes no parameters; write it as {base!r} alone "
+            f"(got {quote(base + ':' + params)})"
+        )
+    return from_spec(params, seed=seed, name=name)
 
 
 def _make_mcts(spec: str, game: str, seed: int | None, name: str | None) -> Any:

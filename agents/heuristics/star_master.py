@@ -23,6 +23,9 @@ Policy:
 * race (sealed): grab the remembered slot of the rolled colour if it lacks that colour;
   otherwise abstain (a wrong grab can only lose a pawn).
 
+In the zoo: ``memory`` (perfect recall), ``memory3`` (3 slots) and ``memory:capacity=N``
+(``N`` slots, 0..9; see :meth:`StarMasterMemoryAgent.from_spec`).
+
 Ladder measured in ``docs/star_master.md``: random < memory (3 slots) < perfect recall.
 """
 
@@ -31,8 +34,13 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import AgentView, legal_actions
+from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 from moon_envs.star_master.config import NAME0, NUM_COLOURS, NUM_SLOTS, PASS, SWAP0
 from moon_envs.star_master.observation import CH, ObservationLayout
+
+
+SPEC_FIELDS = ["capacity"]
 
 
 class StarMasterMemoryAgent:
@@ -41,14 +49,55 @@ class StarMasterMemoryAgent:
     def __init__(
         self, seed: int | None = None, name: str = "memory", capacity: int | None = None
     ) -> None:
-        if capacity is not None and not (isinstance(capacity, int) and 0 <= capacity <= 9):
-            raise ValueError(f"capacity must be None or an integer 0..9, got {capacity!r}")
+        if capacity is not None and not (
+            isinstance(capacity, int) and not isinstance(capacity, bool) and 0 <= capacity <= 9
+        ):
+            raise ConfigError(
+                f"capacity={quote(capacity)} is not allowed; allowed values: None (perfect "
+                "recall) or integers 0..9"
+            )
         self.name = name
         self.capacity = capacity
         self.rng = np.random.default_rng(seed)
         self._layouts: dict[int, ObservationLayout] = {}
         self._memory: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._clock = 0
+
+    @classmethod
+    def from_spec(
+        cls, text: str, seed: int | None = None, name: str | None = None
+    ) -> StarMasterMemoryAgent:
+        """The agent of the zoo spec ``memory:capacity=N`` (``text`` is what follows
+        ``memory:``): fields ``capacity`` (integers 0..9). Bad fields or values raise
+        :class:`ConfigError` naming the field and the allowed values."""
+        values: dict[str, int] = {}
+        for item in (p.strip() for p in text.split(",")):
+            if not item:
+                continue
+            key, sep, raw = (x.strip() for x in item.partition("="))
+            if not sep or not raw:
+                raise ConfigError(
+                    f"memory parameter {quote(item)} must read field=value; fields: {SPEC_FIELDS}"
+                )
+            if key not in SPEC_FIELDS:
+                raise ConfigError(
+                    f"unknown memory parameter {quote(key)}; allowed fields: {SPEC_FIELDS}"
+                )
+            if key in values:
+                raise ConfigError(f"memory parameter {key!r} is given twice")
+            if not raw.isdigit() or not 0 <= int(raw) <= 9:
+                raise ConfigError(
+                    f"capacity={quote(raw)} is not allowed; allowed values: integers 0..9"
+                )
+            values[key] = int(raw)
+        if not values:
+            raise ConfigError(
+                f"memory: names no parameter; write memory:capacity=N (fields: {SPEC_FIELDS}) "
+                "or memory alone for perfect recall"
+            )
+        return StarMasterMemoryAgent(
+            seed=seed, name=name or f"memory:{text}", capacity=values["capacity"]
+        )
 
     def reset(self, game, seat: int) -> None:
         """A new game starts for ``seat``: forget everything about that seat's board."""
@@ -121,6 +170,8 @@ class StarMasterMemoryAgent:
 
 class StarMasterSlotsAgent(StarMasterMemoryAgent):
     """:class:`StarMasterMemoryAgent` remembering only 3 slots (``memory3`` in the zoo)."""
+
+    from_spec = None  # type: ignore[assignment]  # fixed capacity: use memory:capacity=N
 
     def __init__(self, seed: int | None = None, name: str = "memory3") -> None:
         super().__init__(seed=seed, name=name, capacity=3)

@@ -253,10 +253,17 @@ class MoonAECEnv(AECEnv):
     def _after_transition(self, mover_seat: int) -> None:
         state = self.game_state
         player = state.current_player()
-        info = state.info()
-        if info:
+        if type(state).info_for is State.info_for:  # the same info for every seat
+            info = state.info()
+            if info:
+                for a in self.agents:
+                    self.infos[a] = dict(info)
+        else:
+            seat = self._seat
             for a in self.agents:
-                self.infos[a] = dict(info)
+                info = state.info_for(seat[a])
+                if info:
+                    self.infos[a] = info
         if player == TERMINAL:
             for a in self.agents:
                 self.terminations[a] = True

@@ -514,6 +514,12 @@ class State(ABC):
         """Public facts about the last transition (e.g. end-of-round reports). Default: ``{}``."""
         return {}
 
+    def info_for(self, player: int) -> dict[str, Any]:
+        """The info the env gives seat ``player`` (its ``infos[agent]``). Default: :meth:`info`,
+        the same for every seat; a game where what a seat may know of past events differs
+        per seat (e.g. a memory window) overrides it, returning a new dict on each call."""
+        return self.info()
+
     def action_to_string(self, action: int) -> str:
         """Human-readable name of a player action (subclasses override)."""
         return str(int(action))

@@ -38,13 +38,16 @@ class StarMasterConfig:
             observation), ``"perfect"`` (also the last seen colour of every slot) or
             ``"decay"`` (like perfect, but every remembered slot is forgotten with
             probability ``forget_prob`` at the start of each turn).
-        forget_prob: per-turn probability that a seat forgets one remembered slot
+        forget_prob: the probability, drawn afresh at the start of every turn for each seat
+            and each remembered slot independently, that the seat forgets that slot
             (``memory="decay"`` only), 0..1, default 0.1.
         competition: variant: a player must search even for a colour they own (no pass)
             and loses it on a miss.
         children: variant: no black die (no race) and cubes never move (no swap).
         solitaire: variant: 1 player, ``solitaire_turns`` turns, competition rule; the
-            player wins by holding 6 colours within the turns.
+            player wins by holding 6 colours within the turns. A 1-player game without it
+            plays the chosen rules alone up to ``max_turns``; it too is won only by holding
+            6 colours (at the cap a lone player loses, whatever ``turn_limit``).
         solitaire_turns: turns of the solitaire (12 in the rules).
         white_faces: [HOUSE] faces of the white die, each a colour 0..8 or 9 (star);
             default one face per colour and one star, uniform.
@@ -55,7 +58,8 @@ class StarMasterConfig:
             ``"seat_order"`` (the first grabber from the roller on, clockwise).
         max_turns: [HOUSE] turn cap so that every game ends (default 300).
         turn_limit: [HOUSE] result at the cap: ``"most_colours"`` (default: the players
-            holding the most colours share the win) or ``"nobody"`` (no winner).
+            holding the most colours share the win, with 2 or more players) or
+            ``"nobody"`` (no winner).
     """
 
     num_players: int = 2

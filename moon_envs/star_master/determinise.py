@@ -19,9 +19,13 @@ def resample_state(
 
     The colours of the slots that ``player`` neither remembers nor saw since its last
     decision are shuffled among themselves; every other seat's memory and window follow
-    the new layout (they are always right where they know); other seats' sealed race
+    the new layout (they are always right where they know), and so does the record of
+    the last flip when ``player``'s info no longer shows it; other seats' sealed race
     choices are redrawn uniformly (abstain or a slot); the forgetting seed is redrawn.
-    With ``memory="perfect"`` every slot is known, so the layout is the true one.
+    Everything ``player`` is shown (observation, info, text view, mask) is unchanged.
+
+    With ``memory="perfect"`` every slot is known, so the result equals a clone except,
+    during a race, for the other seats' still-sealed choices.
     """
     from moon_envs.star_master.rules import END, NOT_CHOSEN, RACE, SEED, SETUP
 
@@ -36,6 +40,13 @@ def resample_state(
         new.layout[hidden] = rng.permutation(np.sort(state.layout[hidden]))
     for arr in (new.memory, new.win_map):
         arr[:] = np.where(arr >= 0, new.layout[None, :], -1)
+    if state.last_flip[0] >= 0 and not state.in_window[player, 0]:
+        # the seat no longer knows the last flip: its record follows the flipped cube's new
+        # colour, so that the seats whose window still shows it stay consistent
+        colour = int(state.last_flip[2])
+        now = int(new.layout[np.flatnonzero(state.layout == colour)[0]])
+        new.last_flip[2] = now
+        new.last_flip[3] = int(state.last_flip[3] and now == colour)
     if state.phase == RACE:
         for q in range(state.game.num_players):
             if q != player and state.race_choice[q] != NOT_CHOSEN:

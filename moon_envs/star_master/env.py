@@ -53,7 +53,9 @@ Observation (seat ``p``, length ``304 + 10n``)
    ``"decay"``: like perfect, but at the start of every turn each remembered slot is
    forgotten (back to unknown) with probability ``forget_prob``, drawn reproducibly from
    the env's seed (a set-up chance node draws a hash seed; see
-   :mod:`moon_envs.star_master.memory`); a slot seen again is remembered again.
+   :mod:`moon_envs.star_master.memory`); a slot seen again is remembered again. The
+   draws are independent per seat, per slot and per turn: ``forget_prob`` is the chance
+   that one remembered slot is forgotten at one turn's start, for each such slot.
 4. Pawns: 9 per seat, ``p`` first then clockwise.
 5. White die one-hot (9 colours + star; zeros between turns), black star flag.
 6. Phase one-hot (name, flip, swap, race), sought colour one-hot (9), found slot one-hot (9,
@@ -61,15 +63,33 @@ Observation (seat ``p``, length ``304 + 10n``)
    named colour or the white die's colour; a summary of blocks 1, 3 and 5, nothing more),
    roller one-hot relative to ``p`` (n), ``turn / turn cap``.
 
-No block ever shows another seat's sealed race choice; ``info`` (the same for every seat)
-holds only public facts: ``turn``, ``roller``, ``white``, ``black_star``, ``last_flip``
-(seat, slot, colour, found) and ``last_race`` (every seat's choice, once all have chosen).
+No block ever shows another seat's sealed race choice.
+
+Info (``env.infos[agent]``, ``state.info_for(p)``)
+--------------------------------------------------
+Public facts, per seat: ``turn``, ``roller``, ``white``, ``black_star``, ``last_flip``
+(seat, slot, colour, found) and ``last_race`` (every seat's choice, once all have
+chosen). ``last_flip`` and ``last_race`` follow the seat's window: they are shown from
+the moment the event happens until the seat's next decision, then ``None`` (in every
+``memory`` mode), so an info never tells a seat more than its observation's window does.
+``state.info()`` is the spectator's: both events until the next ones.
 ``env.state()`` is the full state: true layout, every memory and window, sealed choices.
+
+Pictures and text
+-----------------
+``render_mode="rgb_array"`` draws the spectator's picture: the board with the true
+colours (slots numbered), the dice, the sought colour, the phase, how many have chosen in
+a race (never what), a row per player (its colour, the number and discs of the colours
+it holds, and right after a race what each seat grabbed), whose turn it is and the last
+move. ``moon_envs.star_master.render.render_rgb(state, p)`` draws seat ``p``'s own
+picture (``?`` on the slots it is not shown), as ``state.to_string(p)`` writes its text
+view; ``"ansi"`` / ``"human"`` print the spectator's text.
 
 Rewards
 -------
 ``reward_mode="win"`` (default): 0 until the end; the winner gets +1, the others share −1
-(at the turn cap, see ``turn_limit``; with one player a win is +1 and a loss −1).
+(at the turn cap, see ``turn_limit``). With one player (solitaire or not) only holding 6
+colours wins: +1, else −1 at the turn cap.
 ``reward_mode="score"``: each step's change in the number of colours held.
 
 Parameters
@@ -83,25 +103,39 @@ the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``), ``reward_m
 
 House rules
 -----------
-Each is a parameter; ``docs/rules.md`` gives the reason for every default.
+Each is a parameter but the first; ``docs/rules.md`` gives the reason for every default.
 
+* Nine colours (no parameter): the published contents (9 cubes, 54 pawns, 1–6 players,
+  goal 6 different colours) read as 9 cubes of 9 different colours with 6 pawns each,
+  one per player. No other reading fits the book's count and its rules (see
+  ``docs/rules.md``), so there is no alternative to switch to.
 * ``white_faces=(0, 1, ..., 8, 9)``: the white die, colours 0..8 and 9 = star, uniform.
 * ``black_faces=(1, 1, 0, 0, 0, 0)``: the black die, 1 = star.
 * ``race_winner="random"``: the fastest hand is a uniform draw among the grabbers;
   ``"seat_order"``: the first grabber from the roller on.
 * ``max_turns=300`` and ``turn_limit="most_colours"``: every game ends after 300 turns;
   then the players holding the most colours share the win (``"nobody"``: no winner).
+  Alone at the table there is nobody to out-collect: a lone player without 6 colours at
+  the cap loses under either rule.
 
 Resampling
 ----------
 ``state.resample(p, rng)`` (``AgentView.sample_state``) shuffles the colours of the slots
-that ``p``'s observation neither remembers nor shows among themselves, redraws other
-seats' sealed race choices and the forgetting seed. With ``memory="perfect"`` the layout
-is the true one.
+that ``p``'s observation neither remembers nor shows among themselves (other seats'
+memories and windows, and the last flip's record when ``p`` is no longer shown it, follow
+the new layout), redraws other seats' sealed race choices (uniformly: abstain or a slot)
+and the forgetting seed. Everything ``p`` is shown (observation, info, text view, mask)
+is the same in every redraw. With ``memory="perfect"`` every slot is known: outside a
+race the result equals a clone (``to_dict`` equal); during a race it differs from a
+clone exactly in the other seats' still-sealed choices, which are redrawn.
 
 Version history
 ---------------
-* v0 (moon-envs 0.1.0): first release.
+* v0 (moon-envs 0.1.0): first release. Later within v0 (the same games under the
+  default parameters): infos per seat, following its window; a lone player without
+  6 colours at the turn cap loses (it used to win with ``turn_limit="most_colours"``);
+  labelled pictures; snapshots gained ``in_window`` and the last decision
+  (``last_seat``, ``last_action``, ``last_phase``), so older snapshots are refused.
 """
 
 from __future__ import annotations

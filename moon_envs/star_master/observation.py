@@ -15,8 +15,10 @@ from moon_envs.star_master.config import NUM_COLOURS, NUM_SLOTS
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
 
-IDENTITY = np.arange(NUM_SLOTS, dtype=np.int8)
-_PHASE_SLOT = {3: 0, 4: 1, 5: 2, 6: 3}  # name, flip, swap, race
+IDENTITY = np.arange(NUM_SLOTS, dtype=np.int64)
+FRESH_WINDOW = np.stack([np.full(NUM_SLOTS, -1), IDENTITY])  # a window right after a decision
+# phase -> its entry of the phase one-hot (name, flip, swap, race), -1 for the others
+_PHASE_SLOT = (-1, -1, -1, 0, 1, 2, 3, -1, -1)
 CH = NUM_COLOURS + 1  # colour channels per slot: unknown, then the 9 colours
 
 
@@ -65,22 +67,36 @@ def encode(state: StarMasterState, p: int) -> np.ndarray:
     """Seat ``p``'s observation (see the env's documentation for the layout)."""
     L = state.game.layout
     o = np.zeros(L.size, dtype=np.float32)
-    o[L.board + state.views[p].ravel()] = 1.0
-    o[L.pawns : L.white] = state.pawns[L.order[p]].ravel()
-    if state.white >= 0:
-        o[L.white + state.white] = 1.0
-    o[L.black] = state.black_star
-    slot = _PHASE_SLOT.get(state.phase)
-    if slot is not None:
+    views = state.views[p]
+    o[L.board + views.ravel()] = 1.0
+    pawns = state.pawns
+    if p:  # p's pawns first, then clockwise
+        split = L.pawns + NUM_COLOURS * (L.n - p)
+        o[L.pawns : split] = pawns[p:].ravel()
+        o[split : L.white] = pawns[:p].ravel()
+    else:
+        o[L.pawns : L.white] = pawns.ravel()
+    white = state.white
+    if white >= 0:
+        o[L.white + white] = 1.0
+        if state.black_star:
+            o[L.black] = 1.0
+    slot = _PHASE_SLOT[state.phase]
+    if slot >= 0:
         o[L.phase + slot] = 1.0
-    if state.target >= 0:
-        o[L.target + state.target] = 1.0
+    sought = state.target
+    if sought >= 0:
+        o[L.target + sought] = 1.0
+    else:
+        sought = white
     if state.found_slot >= 0:
         o[L.found + state.found_slot] = 1.0
-    sought = state.target if state.target >= 0 else state.white
     if 0 <= sought < NUM_COLOURS:
-        views = state.views[p]  # window and memory agree with the layout where known
-        o[L.match : L.match + NUM_SLOTS] = (views[0] == sought) | (views[2] == sought)
+        # the one slot holding the sought colour, if the window or the memory shows it
+        # (both always agree with the layout where they know)
+        where = state.layout.tolist().index(sought)
+        if views[0, where] >= 0 or views[2, where] >= 0:
+            o[L.match + where] = 1.0
     o[L.roller + (state.roller - p) % L.n] = 1.0
     o[L.turn] = state.turn / state.game.turn_cap
     return o

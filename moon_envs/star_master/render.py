@@ -1,8 +1,17 @@
-"""Text and rgb_array views of a Star Master position, and action names.
+"""rgb_array picture of a Star Master position.
 
-The spectator's view (``player=None``) shows the true layout; a seat's view shows only
-what its observation holds (its memory and the recent events). No view shows a sealed
-race choice before every seat has chosen: only how many have chosen.
+Top: the turn and the roller. Left: the 3x3 board, slots numbered, each cube in its colour
+(``?`` on a grey cube where the viewer does not know it); a white frame marks the last
+flipped cube while it is shown, a gold one the found cube to swap. Right: the white die
+(its colour, or ``*`` for the star), the black die (``*`` star or blank), the sought
+colour, the phase and, in a race, how many have chosen (never what). Below: a row per
+player (``>`` whose turn it is, label ``P0`` in the player's colour, a bar and the number
+of colours held, then a disc for each colour held and, right after a race, what each
+seat grabbed), whose turn it is, and the last move.
+
+``render_rgb(state)`` is the spectator's picture (the env's ``rgb_array``: the true
+layout); ``render_rgb(state, seat)`` shows only what ``seat`` is shown, like
+``state.to_string(seat)``.
 """
 
 from __future__ import annotations
@@ -12,14 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.core import draw
-from moon_envs.star_master.config import (
-    COLOUR_NAMES,
-    NAME0,
-    NUM_SLOTS,
-    PASS,
-    STAR,
-    SWAP0,
-)
+from moon_envs.star_master.config import COLOUR_NAMES, GOAL, NUM_COLOURS, NUM_SLOTS, STAR
+from moon_envs.star_master.text import last_move_text, seat_board
 
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
@@ -35,81 +38,142 @@ CUBE_COLOURS: list[draw.Color] = [
     (250, 130, 190),
     (130, 80, 40),
 ]
+UNKNOWN: draw.Color = (95, 95, 110)
+GOLD: draw.Color = (250, 200, 60)
+DIM: draw.Color = (150, 150, 170)
+
+WIDTH = 560  # wide enough for a 64-character caption above a GIF frame
+MARGIN = 12
+TOP = 28  # below the title line
+CELL = 84
+PANEL = MARGIN + 3 * CELL + 16  # left edge of the dice panel
+DIE = 40
+ROW = 22
+SPLIT = 260  # player rows: label, bar and count to the left, colour discs to the right
+LINE = 18
 
 
-def action_name(state: StarMasterState, a: int) -> str:
-    """Name of action ``a`` in ``state``'s phase (``"flip slot 3"``, ``"grab slot 3"``...)."""
+def _board(img: np.ndarray, state: StarMasterState, seat: int | None) -> None:
+    board = seat_board(state, seat)
+    flip_shown = seat is None or bool(state.in_window[seat, 0])
+    # where the last flipped cube is now: it may have been swapped since
+    flipped = -1
+    if flip_shown and state.last_flip[0] >= 0:
+        flipped = int(np.flatnonzero(state.layout == state.last_flip[2])[0])
+    for s in range(NUM_SLOTS):
+        y0, x0 = TOP + (s // 3) * CELL, MARGIN + (s % 3) * CELL
+        draw.frame(img, y0, x0, y0 + CELL, x0 + CELL, draw.GRID, 2)
+        c = int(board[s])
+        colour = CUBE_COLOURS[c] if c >= 0 else UNKNOWN
+        draw.rect(img, y0 + 15, x0 + 15, y0 + CELL - 15, x0 + CELL - 15, colour)
+        if c < 0:
+            draw.label(img, y0 + CELL // 2 - 7, x0 + CELL // 2 - 4, "?", draw.INK, 3)
+        if s == flipped:
+            draw.frame(img, y0 + 11, x0 + 11, y0 + CELL - 11, x0 + CELL - 11, draw.INK, 3)
+        if s == state.found_slot:
+            draw.frame(img, y0 + 11, x0 + 11, y0 + CELL - 11, x0 + CELL - 11, GOLD, 3)
+        draw.label(img, y0 + 4, x0 + 4, str(s), DIM, 2)
+
+
+def _panel(img: np.ndarray, state: StarMasterState) -> None:
+    from moon_envs.star_master.rules import NAME, PHASE_NAMES, RACE
+
+    x, y = PANEL, TOP
+    draw.label(img, y, x, "WHITE", DIM, 2)
+    if not state.game.config.children:
+        draw.label(img, y, x + DIE + 24, "BLACK", DIM, 2)
+    y += 14
+    if state.white >= 0:
+        if state.white == STAR:
+            draw.rect(img, y, x, y + DIE, x + DIE, (245, 245, 245))
+            draw.label(img, y + 10, x + 11, "*", (20, 20, 30), 4)
+        else:
+            draw.rect(img, y, x, y + DIE, x + DIE, (245, 245, 245))
+            draw.rect(img, y + 5, x + 5, y + DIE - 5, x + DIE - 5, CUBE_COLOURS[state.white])
+        if not state.game.config.children:
+            bx = x + DIE + 24
+            draw.rect(img, y, bx, y + DIE, bx + DIE, (25, 25, 30))
+            draw.frame(img, y, bx, y + DIE, bx + DIE, DIM, 1)
+            if state.black_star:
+                draw.label(img, y + 10, bx + 11, "*", GOLD, 4)
+    else:
+        draw.frame(img, y, x, y + DIE, x + DIE, draw.GRID, 1)
+    y += DIE + 10
+    if state.target >= 0:
+        draw.label(img, y, x, "SEEK", DIM, 2)
+        draw.rect(img, y - 1, x + 40, y + 11, x + 52, CUBE_COLOURS[state.target])
+        draw.label(img, y, x + 58, COLOUR_NAMES[state.target], draw.INK, 2)
+    elif state.phase == RACE and 0 <= state.white < NUM_COLOURS:
+        draw.label(img, y, x, "RACE", GOLD, 2)
+        draw.rect(img, y - 1, x + 40, y + 11, x + 52, CUBE_COLOURS[state.white])
+        draw.label(img, y, x + 58, COLOUR_NAMES[state.white], draw.INK, 2)
+    elif state.phase == NAME:
+        draw.label(img, y, x, "NAME A COLOUR", GOLD, 2)
+    y += LINE
+    draw.label(img, y, x, f"PHASE {PHASE_NAMES[state.phase]}", draw.INK, 2)
+    y += LINE
+    if state.phase == RACE:
+        n = state.game.num_players
+        draw.label(img, y, x, f"{state.race_next}/{n} CHOSE, SEALED", DIM, 2)
+        y += LINE
+    cap = state.game.config.turn_cap
+    draw.label(img, y, x, f"GOAL {GOAL} COLOURS", DIM, 2)
+    draw.label(img, y + LINE, x, f"CAP {cap} TURNS", DIM, 2)
+
+
+def _revealed_race(state: StarMasterState, seat: int | None) -> list[int] | None:
+    """Every seat's choice in the race just over, when the viewer is shown it."""
     from moon_envs.star_master.rules import RACE
 
-    race = state.phase == RACE
-    if 0 <= a < NUM_SLOTS:
-        return f"{'grab' if race else 'flip'} slot {a}"
-    if SWAP0 <= a < SWAP0 + NUM_SLOTS:
-        return f"swap with slot {a - SWAP0}"
-    if NAME0 <= a < NAME0 + len(COLOUR_NAMES):
-        return f"name {COLOUR_NAMES[a - NAME0]}"
-    if a == PASS:
-        return "abstain" if race else "pass"
-    raise ValueError(f"action {a} is out of range; allowed: 0..{PASS}")
+    shown = seat is None or bool(state.in_window[seat, 1])
+    if state.last_phase != RACE or state.phase == RACE or not shown:
+        return None
+    return state.last_race.tolist()
 
 
-def _colour(c: int) -> str:
-    return COLOUR_NAMES[c] if c >= 0 else "?"
-
-
-def text_view(state: StarMasterState, player: int | None) -> str:
-    from moon_envs.star_master.rules import PHASE_NAMES, RACE
-
+def _players(img: np.ndarray, state: StarMasterState, top: int, seat: int | None) -> None:
     n = state.game.num_players
-    if player is None:
-        title = "Star Master (spectator)"
-        board = state.layout
-    else:
-        title = f"Star Master, as seen by player_{player}"
-        board = np.where(state.memory[player] >= 0, state.memory[player], state.win_map[player])
-    lines = [
-        f"{title}: turn {state.turn}/{state.game.config.turn_cap}, roller player_{state.roller}"
-    ]
-    lines.append("slots: " + " ".join(f"{s}:{_colour(int(c))}" for s, c in enumerate(board)))
-    if state.white >= 0:
-        white = "star" if state.white == STAR else COLOUR_NAMES[state.white]
-        lines.append(f"dice: white {white}, black {'star' if state.black_star else 'blank'}")
-    lines.append(f"phase: {PHASE_NAMES[state.phase]}")
-    if state.target >= 0:
-        lines.append(f"sought colour: {COLOUR_NAMES[state.target]}")
-    if state.phase == RACE:
-        lines.append(f"race: {state.race_next} of {n} have chosen (sealed)")
+    race = _revealed_race(state, seat)
+    held = [float(h) for h in state.held]
+    notes = ["COLOURS"] * n
+    draw.player_rows(img, top, 4, SPLIT, held, state.current_player(), ROW, notes, GOAL)
     for p in range(n):
-        held = [COLOUR_NAMES[c] for c in np.flatnonzero(state.pawns[p])]
-        lines.append(f"player_{p}: {len(held)} colours {', '.join(held) or '-'}")
+        y = top + p * ROW + ROW / 2
+        for k, c in enumerate(np.flatnonzero(state.pawns[p])):
+            draw.disc(img, y, SPLIT + 16 + k * 24, 8, CUBE_COLOURS[int(c)])
+        if race is not None:  # the race just revealed: each seat's choice
+            note = f"GRAB {race[p]}" if race[p] >= 0 else "ABSTAIN"
+            x = WIDTH - 6 - draw.label_width(note, 2)
+            draw.label(img, int(y) - 5, x, note, GOLD if race[p] >= 0 else DIM, 2)
+
+
+def _status(state: StarMasterState) -> str:
     if state.is_terminal():
         won = state.winners()
-        lines.append("winner: " + (", ".join(f"player_{w}" for w in won) if won else "nobody"))
-    return "\n".join(lines)
+        if not won:
+            return "GAME OVER: NOBODY WINS"
+        return (
+            "GAME OVER: " + " ".join(f"P{w}" for w in won) + " WIN" + ("S" if len(won) == 1 else "")
+        )
+    player = state.current_player()
+    return f"P{player} TO MOVE" if player >= 0 else "DICE"
 
 
-CELL, MARGIN, ROW = 72, 16, 24
-
-
-def render_rgb(state: StarMasterState) -> np.ndarray:
-    """The spectator's picture: the 3x3 board with the cubes' true colours (a white frame
-    marks the slot being swapped), then one row of pawns per player."""
+def render_rgb(state: StarMasterState, seat: int | None = None) -> np.ndarray:
+    """The picture as an ``H x W x 3`` uint8 array: the spectator's (``seat=None``, the
+    true layout) or ``seat``'s (only what it is shown)."""
     n = state.game.num_players
-    width = 2 * MARGIN + 3 * CELL
-    height = 2 * MARGIN + 3 * CELL + n * ROW + MARGIN
-    img = draw.canvas(height, width)
-    for s in range(NUM_SLOTS):
-        y0, x0 = MARGIN + (s // 3) * CELL, MARGIN + (s % 3) * CELL
-        draw.frame(img, y0, x0, y0 + CELL, x0 + CELL, draw.GRID, 2)
-        c = int(state.layout[s])
-        if c >= 0:
-            draw.rect(img, y0 + 10, x0 + 10, y0 + CELL - 10, x0 + CELL - 10, CUBE_COLOURS[c])
-        if s == state.found_slot:
-            draw.frame(img, y0 + 4, x0 + 4, y0 + CELL - 4, x0 + CELL - 4, draw.INK, 3)
-    top = MARGIN + 3 * CELL + MARGIN
-    for p in range(n):
-        y = top + p * ROW
-        draw.rect(img, y + 6, 4, y + ROW - 6, 10, draw.PLAYER_COLORS[p % len(draw.PLAYER_COLORS)])
-        for c in np.flatnonzero(state.pawns[p]):
-            draw.disc(img, y + ROW / 2, MARGIN + 12 + int(c) * 22, 8, CUBE_COLOURS[int(c)])
+    board_bottom = TOP + 3 * CELL
+    top = board_bottom + 10
+    height = top + n * ROW + 2 * LINE + 10
+    img = draw.canvas(height, WIDTH)
+    who = "SPECTATOR" if seat is None else f"AS SEEN BY P{seat}"
+    title = f"TURN {state.turn}/{state.game.config.turn_cap}  ROLLER P{state.roller}  {who}"
+    draw.caption_line(img, 8, MARGIN, WIDTH - MARGIN, title)
+    _board(img, state, seat)
+    _panel(img, state)
+    _players(img, state, top, seat)
+    y = top + n * ROW + 4
+    draw.caption_line(img, y, 6, WIDTH - 6, _status(state))
+    draw.caption_line(img, y + LINE, 6, WIDTH - 6, "LAST: " + last_move_text(state, seat))
     return img

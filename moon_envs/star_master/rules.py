@@ -59,6 +59,11 @@ class StarMasterGame(Game):
         self.layout = obs.ObservationLayout(n)
         self.masks = _Masks()
         self.turn_cap = c.turn_cap
+        # read on the hot path of every step
+        self.seats = n
+        self.must_search = c.must_search
+        self.remembers = c.memory != "none"
+        self.decays = c.memory == "decay"
         per_turn = max(n + 1, 3)
         return GameSpec(
             name="star_master",
@@ -97,7 +102,11 @@ class StarMasterState(State):
     set-up is placing it). Per seat ``p``: ``pawns[p, c]`` (0 or 1), ``memory[p, s]`` (the
     remembered colour, -1 unknown; always -1 with ``memory="none"``), ``win_map[p, s]``
     (colour shown at ``s`` by a public event since ``p``'s last decision, -1 none) and
-    ``win_perm[p, s]`` (the slot where the cube now on ``s`` stood at ``p``'s last decision).
+    ``win_perm[p, s]`` (the slot where the cube now on ``s`` stood at ``p``'s last decision)
+    and ``in_window[p]`` (1 where the last flip, resp. the last race's reveal, happened
+    since ``p``'s last decision). ``last_seat``, ``last_action`` and ``last_phase`` record
+    the last decision (for the pictures and narration; a race choice stays sealed there
+    too until every seat has chosen).
     """
 
     game: StarMasterGame
@@ -119,13 +128,20 @@ class StarMasterState(State):
         self.race_choice = np.full(n, NOT_CHOSEN, dtype=np.int8)
         self.race_next = 0  # race choices made so far
         self.pawns = np.zeros((n, NUM_COLOURS), dtype=np.int8)
-        self.held = np.zeros(n, dtype=np.int8)  # colours held per seat
-        # per seat: row 0 window map, row 1 window permutation, row 2 memory
-        self.views = np.full((n, 3, NUM_SLOTS), -1, dtype=np.int8)
+        # colours held per seat: the game score, float64 as the core reads it every action
+        self.held = np.zeros(n, dtype=np.float64)
+        # per seat: row 0 window map, row 1 window permutation, row 2 memory (int64: the
+        # observation adds them to int64 offsets, the hot path of every step)
+        self.views = np.full((n, 3, NUM_SLOTS), -1, dtype=np.int64)
         self.views[:, 1] = obs.IDENTITY
         self.winners_list: list[int] = []
         self.last_flip = np.full(4, -1, dtype=np.int8)  # seat, slot, colour, found
         self.last_race = np.full(n, NOT_CHOSEN, dtype=np.int8)  # revealed choices
+        # per seat: whether the last flip / the last race's reveal happened since its last
+        # decision (so lies in its window); a seat's info shows only those
+        self.in_window = np.zeros((n, 2), dtype=np.int8)
+        # the last decision: seat, action and the phase it was taken in (-1: none yet)
+        self.last_seat, self.last_action, self.last_phase = -1, -1, -1
 
     @property
     def win_map(self) -> np.ndarray:
@@ -150,10 +166,10 @@ class StarMasterState(State):
     # ---- whose move ---------------------------------------------------------------------
     def _current_player(self) -> int:
         ph = self.phase
-        if ph in (NAME, FLIP, SWAP):
+        if NAME <= ph <= SWAP:  # name, flip, swap
             return self.mover
         if ph == RACE:
-            return (self.roller + self.race_next) % self.game.spec.num_players
+            return (self.roller + self.race_next) % self.game.seats
         if ph == END:
             return TERMINAL
         return CHANCE
@@ -171,7 +187,7 @@ class StarMasterState(State):
         return self.game.seed_outcomes
 
     def _grabbers(self) -> list[int]:
-        n = self.game.spec.num_players
+        n = self.game.seats
         order = [(self.roller + k) % n for k in range(n)]
         return [s for s in order if self.race_choice[s] >= 0]
 
@@ -192,7 +208,7 @@ class StarMasterState(State):
     def _may_pass(self) -> bool:
         return (
             self.white != STAR
-            and not self.game.config.must_search
+            and not self.game.must_search
             and bool(self.pawns[self.mover, self.target])
         )
 
@@ -212,7 +228,7 @@ class StarMasterState(State):
         if ph == ROLL:
             self._roll(a)
         elif ph == FLIP:
-            self._decide(self.mover)
+            self._decide(self.mover, a)
             if a == PASS:
                 self._end_turn()
             else:
@@ -220,11 +236,11 @@ class StarMasterState(State):
         elif ph == RACE:
             self._race_choice(a)
         elif ph == SWAP:
-            self._decide(self.mover)
+            self._decide(self.mover, a)
             self._swap(self.found_slot, a - SWAP0)
             self._end_turn()
         elif ph == NAME:
-            self._decide(self.mover)
+            self._decide(self.mover, a)
             self.target = a - NAME0
             self.phase = FLIP
         elif ph == DRAW:
@@ -255,10 +271,10 @@ class StarMasterState(State):
         self.phase = ROLL
 
     def _roll(self, outcome: int) -> None:
-        cfg = self.game.config
         self.turn += 1
-        if cfg.memory == "decay":
-            forget = decay.forget_mask(self.seed, self.turn, self.game.num_players, cfg.forget_prob)
+        if self.game.decays:
+            cfg = self.game.config
+            forget = decay.forget_mask(self.seed, self.turn, self.game.seats, cfg.forget_prob)
             self.memory[forget] = -1
         self.white, self.black_star = divmod(outcome, 2)
         self.mover = self.roller
@@ -271,18 +287,21 @@ class StarMasterState(State):
             self.target = self.white
             self.phase = FLIP
 
-    def _decide(self, seat: int) -> None:
-        """``seat`` takes a decision: its window of recent events starts afresh."""
-        self.views[seat, 0] = -1
-        self.views[seat, 1] = obs.IDENTITY
+    def _decide(self, seat: int, action: int) -> None:
+        """``seat`` takes ``action``, a decision: its window of recent events starts afresh."""
+        self.last_seat, self.last_action, self.last_phase = seat, action, self.phase
+        self.views[seat, :2] = obs.FRESH_WINDOW
+        self.in_window[seat] = 0
 
     def _reveal(self, seat: int, slot: int, found: bool) -> int:
         colour = int(self.layout[slot])
-        if self.game.config.memory != "none":
+        if self.game.remembers:
             self.views[:, 0::2, slot] = colour
         else:
             self.views[:, 0, slot] = colour
-        self.last_flip[:] = (seat, slot, colour, int(found))
+        flip = self.last_flip
+        flip[0], flip[1], flip[2], flip[3] = seat, slot, colour, found
+        self.in_window[:, 0] = 1
         return colour
 
     def _flip(self, slot: int) -> None:
@@ -299,7 +318,7 @@ class StarMasterState(State):
                 self.found_slot = slot
                 self.phase = SWAP
             return
-        if self.game.config.must_search:
+        if self.game.must_search:
             self._set_pawn(seat, target, 0)  # competition: a miss loses an owned colour
         self._end_turn()
 
@@ -312,13 +331,14 @@ class StarMasterState(State):
 
     def _race_choice(self, a: int) -> None:
         seat = self._current_player()
-        self._decide(seat)
+        self._decide(seat, a)
         self.race_choice[seat] = ABSTAIN if a == PASS else a
         self.race_next += 1
-        if self.race_next < self.game.num_players:
+        if self.race_next < self.game.seats:
             return
         grabbers = self._grabbers()
         self.last_race[:] = self.race_choice
+        self.in_window[:, 1] = 1
         if not grabbers:
             self.race_choice[:] = NOT_CHOSEN
             self._end_turn()
@@ -351,7 +371,7 @@ class StarMasterState(State):
         return False
 
     def _end_turn(self) -> None:
-        self.roller = (self.roller + 1) % self.game.num_players
+        self.roller = (self.roller + 1) % self.game.seats
         self.white, self.black_star, self.target, self.found_slot = -1, 0, -1, -1
         self._start_turn()
 
@@ -359,7 +379,8 @@ class StarMasterState(State):
         counts = self.pawns.sum(axis=1)
         best = int(counts.max())
         cfg = self.game.config
-        if cfg.solitaire or cfg.turn_limit == "nobody" or best == 0:
+        # alone at the table (solitaire or not) only the goal wins: nobody to out-collect
+        if cfg.num_players == 1 or cfg.turn_limit == "nobody" or best == 0:
             self.winners_list = []
         else:
             self.winners_list = np.flatnonzero(counts == best).tolist()
@@ -373,8 +394,8 @@ class StarMasterState(State):
         return list(self.winners_list)
 
     def returns(self, mode: str = "win") -> np.ndarray:
-        """As :meth:`State.returns`; alone at the table (solitaire), a win is +1 and a
-        loss -1 at the end."""
+        """As :meth:`State.returns`; alone at the table (solitaire or not), a win is +1 and
+        a loss -1 at the end."""
         if self.game.spec.num_players == 1 and mode == "win":
             if not self.is_terminal():
                 return np.zeros(1)
@@ -389,22 +410,35 @@ class StarMasterState(State):
         return obs.encode_global(self)
 
     def info(self) -> dict:
-        """Public facts: turn, roller, dice, the last flip and the last race's revealed
-        choices (only once every seat has chosen)."""
-        flip = self.last_flip.tolist()
+        """The spectator's public facts: turn, roller, dice, the last flip and the last
+        race's revealed choices (only once every seat has chosen). A seat's info in the env
+        is :meth:`info_for`, which shows those two events only while they lie in the seat's
+        window."""
+        return self._info(self.last_flip[0] >= 0, self.last_race[0] != NOT_CHOSEN)
+
+    def info_for(self, player: int) -> dict:
+        """Seat ``player``'s info: as :meth:`info`, but ``last_flip`` and ``last_race`` are
+        ``None`` once ``player`` has decided since they happened, exactly as its window of
+        recent events forgets them (in every ``memory`` mode)."""
+        window = self.in_window[player]
+        return self._info(window[0], window[1])
+
+    def _info(self, flip: object, race: object) -> dict:
+        last_flip = None
+        if flip:  # in a window only once a flip happened
+            seat, slot, colour, found = self.last_flip.tolist()
+            last_flip = {"seat": seat, "slot": slot, "colour": colour, "found": bool(found)}
         return {
             "turn": self.turn,
             "roller": self.roller,
             "white": self.white,
             "black_star": self.black_star,
-            "last_flip": None
-            if flip[0] < 0
-            else {"seat": flip[0], "slot": flip[1], "colour": flip[2], "found": bool(flip[3])},
-            "last_race": None if self.last_race[0] == NOT_CHOSEN else self.last_race.tolist(),
+            "last_flip": last_flip,
+            "last_race": self.last_race.tolist() if race else None,
         }
 
     def action_to_string(self, action: int) -> str:
-        from moon_envs.star_master.render import action_name
+        from moon_envs.star_master.text import action_name
 
         return action_name(self, int(action))
 
@@ -416,7 +450,7 @@ class StarMasterState(State):
         return self.action_to_string(action)
 
     def to_string(self, player: int | None = None) -> str:
-        from moon_envs.star_master.render import text_view
+        from moon_envs.star_master.text import text_view
 
         if player is not None and not 0 <= player < self.game.spec.num_players:
             raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
@@ -427,11 +461,13 @@ class StarMasterState(State):
 
     # ---- determinisation and snapshots ----------------------------------------------------
     def resample(self, player: int, rng: np.random.Generator) -> StarMasterState:
-        """A position consistent with what ``player``'s observation shows: the colours of
-        the slots it neither remembers nor saw since its last decision are shuffled among
-        themselves (other seats' memories follow the new layout), other seats' sealed race
-        choices are redrawn, and the forgetting seed is redrawn. With ``memory="perfect"``
-        the layout is the true one."""
+        """A position consistent with everything ``player`` is shown (observation, info,
+        text view): the colours of the slots it neither remembers nor saw since its last
+        decision are shuffled among themselves (other seats' memories and windows follow
+        the new layout), other seats' sealed race choices are redrawn, and the forgetting
+        seed is redrawn. With ``memory="perfect"`` it equals a clone, except that during
+        a race the other seats' still-sealed choices are redrawn (see
+        :func:`~moon_envs.star_master.determinise.resample_state`)."""
         from moon_envs.star_master.determinise import resample_state
 
         return resample_state(self, player, rng)

@@ -13,7 +13,7 @@ import numpy as np
 
 from moon_envs.core.game import ConfigError, check_int
 from moon_envs.core.snapshot import quote
-from moon_envs.star_master.config import DECAY_SEEDS, NUM_COLOURS, NUM_SLOTS, STAR
+from moon_envs.star_master.config import DECAY_SEEDS, NUM_COLOURS, NUM_SLOTS, PASS, STAR
 
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
@@ -55,6 +55,26 @@ def validate_state(st: StarMasterState) -> None:
     _array("race_choice", st.race_choice, (n,), R.NOT_CHOSEN, NUM_SLOTS - 1)
     _array("last_race", st.last_race, (n,), R.NOT_CHOSEN, NUM_SLOTS - 1)
     _array("last_flip", st.last_flip, (4,), -1, NUM_SLOTS - 1)
+    _array("in_window", st.in_window, (n, 2), 0, 1)
+    check_int("state.last_seat", st.last_seat, -1, n - 1)
+    check_int("state.last_action", st.last_action, -1, PASS)
+    if st.last_phase not in (-1, R.NAME, R.FLIP, R.SWAP, R.RACE) or isinstance(st.last_phase, bool):
+        raise ConfigError(
+            f"state.last_phase={quote(st.last_phase)} is not allowed; allowed values: -1 (no "
+            f"decision yet) or {[R.NAME, R.FLIP, R.SWAP, R.RACE]} (name, flip, swap, race)"
+        )
+    if (st.last_seat < 0) != (st.last_action < 0) or (st.last_seat < 0) != (st.last_phase < 0):
+        raise ConfigError("state.last_seat, last_action and last_phase must all be -1 or none")
+    if st.in_window[:, 0].any() and st.last_flip[0] < 0:
+        raise ConfigError("state.in_window marks a last flip but state.last_flip holds none")
+    if st.in_window[:, 1].any() and st.last_race[0] == R.NOT_CHOSEN:
+        raise ConfigError("state.in_window marks a last race but state.last_race holds none")
+    for p in np.flatnonzero(st.in_window[:, 0]):
+        if not (st.win_map[p] == st.last_flip[2]).any():
+            raise ConfigError(
+                f"state.in_window[{p}]: the last flip lies in the window but state.win_map[{p}] "
+                "does not show its colour"
+            )
     placed = st.layout[: st.setup_index]
     if st.phase != R.SETUP and st.setup_index != NUM_SLOTS:
         raise ConfigError(f"state.setup_index must be {NUM_SLOTS} after set-up")

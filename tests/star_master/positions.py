@@ -33,3 +33,26 @@ def roll(state: StarMasterState, white: int, black_star: bool = False) -> None:
 def give(state: StarMasterState, seat: int, *colours: int) -> None:
     for c in colours:
         state._set_pawn(seat, c, 1)
+
+
+VARIANTS = {
+    "standard": {},
+    "competition": {"competition": True},
+    "children": {"children": True},
+    "solitaire": {"solitaire": True},
+}
+MEMORY_MODES = ("none", "perfect", "decay")
+
+# every player count x variant (solitaire only alone) x memory mode: 57 configurations
+GRID = [
+    dict(num_players=n, memory=memory, **params)
+    for n in range(1, 7)
+    for variant, params in VARIANTS.items()
+    if variant != "solitaire" or n == 1
+    for memory in MEMORY_MODES
+]
+
+
+def grid_id(params: dict) -> str:
+    flags = [k for k in ("competition", "children", "solitaire") if params.get(k)]
+    return f"{params['num_players']}p-{'+'.join(flags) or 'standard'}-{params['memory']}"

@@ -8,7 +8,8 @@ import pytest
 from moon_envs import ConfigError, IllegalActionError
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.star_master.config import NAME0, PASS, STAR, SWAP0
-from moon_envs.star_master.rules import FLIP, NAME, RACE, SWAP, StarMasterGame
+from moon_envs.star_master import memory as decay
+from moon_envs.star_master.rules import END, FLIP, NAME, RACE, ROLL, SWAP, StarMasterGame
 from tests.star_master.positions import LAYOUT, give, roll, start, where
 
 RED, ORANGE, YELLOW, GREEN = 0, 1, 2, 3
@@ -20,7 +21,8 @@ def test_setup_places_a_permutation_and_shows_it_once_to_everyone():
     for p in range(3):
         assert state.win_map[p].tolist() == LAYOUT
         assert (state.memory[p] == -1).all()  # memory="none" keeps no map
-    assert state.current_player() == CHANCE and state.phase != NAME
+    # then the first roll: the dice's chance node
+    assert state.phase == ROLL and state.chance_outcomes() == state.game.dice_outcomes
 
 
 def test_setup_chance_nodes_offer_only_the_colours_left():
@@ -190,6 +192,43 @@ def test_six_colours_win_at_once_without_the_swap():
     assert state.returns().tolist() == [1.0, -1.0]
 
 
+def test_a_race_won_on_the_sixth_colour_ends_the_game_at_once():
+    """The race's winner reaching 6 colours wins there: no swap, no further turn, even
+    when several grabbed and the draw picked the winner."""
+    for drawn in (False, True):
+        state = race(num_players=3)
+        give(state, 1, 1, 2, 3, 4, 5)
+        state.apply_action(where(ORANGE) if drawn else PASS)  # player_0
+        state.apply_action(where(RED))  # player_1 grabs red
+        state.apply_action(PASS)  # player_2
+        if drawn:
+            assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+            state.apply_action(1)
+        assert state.phase == END and state.current_player() == TERMINAL
+        assert state.winners() == [1] and state.pawns[1].sum() == 6
+        assert state.layout.tolist() == LAYOUT  # the found cube was not swapped
+        assert state.returns().tolist() == [-0.5, 1.0, -0.5]
+
+
+def test_a_lone_player_without_solitaire_wins_only_with_six_colours():
+    """Alone, there is nobody to out-collect: at the turn cap a lone player holding fewer
+    than 6 colours loses (-1) under either turn_limit rule."""
+    for rule in ("most_colours", "nobody"):
+        state = start(num_players=1, max_turns=2, turn_limit=rule)
+        give(state, 0, GREEN)
+        for _ in range(2):
+            roll(state, RED)
+            state.apply_action(where(ORANGE))
+        assert state.is_terminal() and state.turn == 2
+        assert state.winners() == [] and state.returns().tolist() == [-1.0]
+    won = start(num_players=1)
+    give(won, 0, 1, 2, 3, 4, 5)
+    roll(won, RED)
+    assert won.legal_actions_mask()[PASS] == 0  # lacks red: must search
+    won.apply_action(where(RED))
+    assert won.winners() == [0] and won.returns().tolist() == [1.0]
+
+
 def test_solitaire_is_twelve_turns_under_the_competition_rule():
     with pytest.raises(ConfigError, match="num_players=1"):
         StarMasterGame(solitaire=True, num_players=2)
@@ -230,30 +269,75 @@ def test_perfect_memory_tracks_flips_and_swaps():
     assert state.memory[1].tolist() == state.layout.tolist()
 
 
-def test_decay_forgets_reproducibly_from_the_seed():
-    def memories(seed, p):
-        state = start(memory="decay", forget_prob=p, seed=seed)
-        out = []
-        for _ in range(4):
-            roll(state, RED)
-            out.append(state.memory.copy())
-            state.apply_action(PASS if state.legal_actions_mask()[PASS] else where(ORANGE))
-        return out
+def test_decay_forgets_at_the_start_of_each_turn_exactly_as_the_seeded_hash_says():
+    """Each turn's roll forgets, for every seat and remembered slot, what
+    ``memory.forget_mask(seed, turn)`` says and nothing else; between rolls nothing is
+    forgotten; a flip is remembered again by every seat at once; a swap moves memories."""
+    p = 0.3
+    state = start(num_players=2, memory="decay", forget_prob=p, seed=3)
+    assert state.memory.tolist() == [LAYOUT, LAYOUT]
+    forgotten_any = False
+    for turn in range(1, 9):
+        before = state.memory.copy()
+        roll(state, RED)
+        mask = decay.forget_mask(3, turn, 2, p)
+        assert state.memory.tolist() == np.where(mask, -1, before).tolist()
+        forgotten_any |= bool(((before >= 0) & mask).any())
+        after_roll = state.memory.copy()
+        slot = where(ORANGE, state.layout.tolist())
+        mover = state.current_player()
+        state.apply_action(slot)  # a miss: everyone sees orange there again
+        assert (state.memory[:, slot] == ORANGE).all()
+        other = np.arange(9) != slot
+        assert (state.memory[:, other] == after_roll[:, other]).all()  # nothing else changes
+        assert state.roller == 1 - mover
+    assert forgotten_any
+    # the same seed forgets the same way, another seed another way
+    assert not np.array_equal(decay.forget_mask(3, 1, 2, p), decay.forget_mask(4, 1, 2, p))
+    assert not decay.forget_mask(3, 1, 2, 0.0).any() and decay.forget_mask(3, 1, 2, 1.0).all()
+    # a found cube's memory follows it through the swap
+    found = start(num_players=2, memory="decay", forget_prob=0.0)
+    roll(found, RED)
+    found.apply_action(where(RED))
+    found.apply_action(SWAP0 + 8)
+    assert (found.memory == found.layout[None, :]).all()
 
-    a, b = memories(3, 0.3), memories(3, 0.3)
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
-    c = memories(4, 0.3)
-    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
-    assert (a[-1] == -1).any() and (a[0] >= 0).any()
-    assert all((m[m >= 0] == np.array(LAYOUT)[np.nonzero(m >= 0)[1]]).all() for m in a)
-    assert (memories(3, 0.0)[-1] >= 0).all()
-    # forgotten slots are seen again when flipped
-    assert all((m[:, where(ORANGE)] == -1).all() for m in memories(3, 1.0))
-    state = start(memory="decay", forget_prob=1.0)
-    roll(state, RED)
-    assert (state.memory == -1).all()
-    state.apply_action(where(ORANGE))
-    assert (state.memory[:, where(ORANGE)] == ORANGE).all()
+
+def test_decay_forgets_each_remembered_slot_at_the_documented_rate():
+    """Seeded: over 300 forgetting seeds x 2 seats x 9 slots, the share of the set-up
+    memory forgotten at the first roll is forget_prob (wide tolerance), and forgetting is
+    independent between seats."""
+    for p in (0.1, 0.5):
+        game = StarMasterGame(num_players=2, memory="decay", forget_prob=p)
+        lost = []
+        for seed in range(300):
+            state = game.new_initial_state()
+            for colour in LAYOUT:
+                state.apply_action(colour)
+            state.apply_action(seed)
+            roll(state, RED)
+            lost.append(state.memory == -1)
+        share = np.mean(lost)
+        assert abs(share - p) < 0.03, (p, share)
+        both = np.mean([m[0] & m[1] for m in lost])
+        assert abs(both - p * p) < 0.03
+
+
+def test_decay_memory_is_reproducible_from_the_env_seed():
+    import moon_envs
+
+    def memories(seed):
+        env = moon_envs.make("star_master_v0", memory="decay", forget_prob=0.3)
+        env.reset(seed=seed)
+        out = []
+        for _ in range(30):
+            state = env.game_state
+            out.append(state.memory.copy())
+            env.step(int(np.flatnonzero(state.legal_actions_mask())[0]))
+        return np.array(out)
+
+    assert np.array_equal(memories(5), memories(5))
+    assert not np.array_equal(memories(5), memories(6))
 
 
 def test_dice_faces_are_parameters():
