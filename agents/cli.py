@@ -227,7 +227,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     state = env.game_state
     scores = state.scores()
     print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
-    print("winner(s): " + ", ".join(names[i] for i in state.winners()), file=out)
+    winners = ", ".join(names[i] for i in state.winners())
+    print("winner(s): " + (winners or "none"), file=out)
     if recorder is not None:
         for path in recorder.finish(names):
             print(f"wrote {path}", file=out)
