@@ -33,6 +33,20 @@ def test_moonstar_move_says_where_the_moon_lands_and_what_it_scores() -> None:
             assert int(m.group(7)) == after.round_total - state.round_total
 
 
+def test_game_9_moves_land_where_the_rules_move_them() -> None:
+    """Under ``double_double`` the fourth direction is twice the die counter-clockwise."""
+    state = play_until("moonstar_v1", _in_play, seed=3, num_players=3, movement="double_double")
+    for action in legal(state):
+        after = state.clone()
+        after.apply_action(action)
+        line = narrate(state, action, after, None)[0]
+        m = re.match(r"moon (\d+) on star \d+, die \d+ \(face \d\), ([a-z, ]+) -> star (\d+)", line)
+        assert m, line
+        assert int(after.moon_star[int(m.group(1))]) == int(m.group(3)), line
+        if state.game.decode_move(action)[2] == 3:
+            assert m.group(2) == "counterclockwise, twice the die"
+
+
 def test_moonstar_announces_the_end_of_every_round() -> None:
     state = play_until("moonstar_v1", _in_play, seed=5, num_players=3)
     while True:
