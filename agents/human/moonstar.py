@@ -157,11 +157,15 @@ def pictures(state: Any, seat: int) -> str:
 
 
 def narrate_chance(before: Any, after: Any, observer: int | None) -> list[str]:
-    """A new roll, named by its faces: ``dice rolled: 1 2 2 4 5 6 6``."""
+    """The first organizer's draw and each new roll, named by its faces:
+    ``dice rolled: 1 2 2 4 5 6 6``."""
+    lines = []
+    if before.phase == "first" and after.phase != "first":
+        lines.append(f"player_{int(after.organizer)} organizes the first round (drawn by a roll)")
     faces = [int(f) for f in after.dice if f]
     if faces and faces != [int(f) for f in before.dice if f]:
-        return ["dice rolled: " + " ".join(map(str, faces))]
-    return []
+        lines.append("dice rolled: " + " ".join(map(str, faces)))
+    return lines
 
 
 HOOKS = GameHooks(

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from agents.human import hooks_for, narrate, parse_move
+from agents.human import hooks_for, narrate, narrate_chance, parse_move
 from agents.human.hooks import GENERIC
 from agents.human.moon_harvesters import covered_cells, move_name, orientation_pictures
 from agents.human.moonstar import menu_entry_name, round_report_lines
@@ -114,7 +114,7 @@ def test_games_without_hooks_fall_back_to_action_names() -> None:
     a = legal(state)[0]
     after = state.clone()
     after.apply_action(a)
-    assert narrate(state, a, after, 0) == [state.action_to_public_string(a, 0)]
+    assert GENERIC.narrate(state, a, after, 0) == [state.action_to_public_string(a, 0)]
     assert parse_move(state.action_to_string(a).split()[-1], {a: state.action_to_string(a)}) == a
 
 
@@ -158,8 +158,6 @@ def test_harvesters_deposits_by_cell_name() -> None:
 def test_moonstar_names_each_roll_by_its_faces() -> None:
     import numpy as np
 
-    from agents.human import narrate_chance
-
     state = play_until("moonstar_v1", lambda s: s.current_player() >= 0, seed=6, num_players=3)
     rng = np.random.default_rng(6)
     rolls = 0
@@ -183,4 +181,15 @@ def test_moonstar_names_each_roll_by_its_faces() -> None:
     assert rolls >= 2
     assert narrate_chance(state, state, None) == []
     jupiter = play_until("jupiter_v0", lambda s: True)
-    assert narrate_chance(jupiter, jupiter, None) == []  # games without the hook say nothing
+    assert GENERIC.narrate_chance(jupiter, jupiter, None) == []  # without the hook: nothing
+
+
+def test_moonstar_tells_who_organizes_the_first_round() -> None:
+    import moon_envs
+
+    env = moon_envs.make("moonstar_v1", num_players=3)
+    env.reset(seed=4)
+    first = env.game.new_initial_state()
+    lines = narrate_chance(first, env.game_state, None)
+    organizer = int(env.game_state.organizer)
+    assert lines == [f"player_{organizer} organizes the first round (drawn by a roll)"]
