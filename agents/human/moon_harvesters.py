@@ -47,8 +47,11 @@ def move_name(state: Any, action: int) -> str:
 
 
 def narrate(before: Any, action: int, after: Any, observer: int | None) -> list[str]:
+    """A placement with the deposits it collects (covered deposits leave the board)."""
     if _placement(before, action) is not None:
-        return [move_name(before, action)]
+        seat = before.current_player()
+        gain = int(after.collected[seat] - before.collected[seat])
+        return [f"{move_name(before, action)}: collects {gain} deposit{'' if gain == 1 else 's'}"]
     return generic_narrate(before, action, after, observer)
 
 

@@ -137,7 +137,11 @@ def test_harvesters_placement_by_kind_orientation_anchor_or_cells() -> None:
         assert parse_move(hooks.aliases(state, typed), names) == a
         after = state.clone()
         after.apply_action(a)
-        assert narrate(state, a, after, None) == [move_name(state, a)]
+        gain = int(after.collected[seat] - state.collected[seat])
+        unit = "deposit" if gain == 1 else "deposits"
+        assert narrate(state, a, after, None) == [f"{move_name(state, a)}: collects {gain} {unit}"]
+        cell_names = [state.game.cell_name(i) for i in range(state.game.num_cells)]
+        assert gain == sum(bool(state.deposit[cell_names.index(c)]) for c in cells)
     pictures = orientation_pictures(state, seat)
     assert f"your harvester {kind.name}" in pictures
     head = pictures.splitlines()[1].split()
