@@ -150,6 +150,34 @@ def test_harvesters_placement_by_kind_orientation_anchor_or_cells() -> None:
     assert drawn.count("#") + drawn.count("+") == kind.size * len(kind.orientations)
 
 
+def test_harvesters_placements_that_cannot_be_made_say_why() -> None:
+    import pytest
+
+    from agents.human import MoveError
+
+    state = play_until("moon_harvesters_v0", lambda s: s.phase == "place", seed=4)
+    hooks = hooks_for("moon_harvesters")
+    kind = state.game.kinds[int(state.kind_of[state.current_player()])]
+    other = next(k.name for k in state.game.kinds if k.name != kind.name)
+    count = len(kind.orientations)
+    cases = {
+        f"{other} 0 A1": f"your harvester is {kind.name}, not {other}",
+        f"{kind.name} {count} A1": rf"has orientations 0\.\.{count - 1}",
+        "0 Z99": "no cell Z99 on this board",
+    }
+    for typed, reason in cases.items():
+        with pytest.raises(MoveError, match=reason):
+            hooks.aliases(state, typed)
+    g = state.game
+    blocked = next(
+        (s, c) for s in range(count) for c in range(g.num_cells)
+        if not state.legal_actions_mask()[g.place_base + s * g.num_cells + c]
+    )  # fmt: skip
+    with pytest.raises(MoveError, match="does not fit here") as err:
+        hooks.aliases(state, f"{blocked[0]} {g.cell_name(blocked[1])}")
+    assert err.value.heading == "placements that fit" and err.value.suggestions
+
+
 def test_harvesters_deposits_by_cell_name() -> None:
     state = play_until("moon_harvesters_v0", lambda s: s.phase == "deposits", seed=4)
     hooks = hooks_for("moon_harvesters")
