@@ -197,7 +197,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if args.human is not None:
         print("(type 'help' at your move for how to enter moves)", file=out)
     if recorder is not None:
-        recorder.start(env.game_state, "start" + "".join(f"; {x}" for x in opening))
+        recorder.start(env.game_state, ": ".join(["start", *opening]))
     try:
         while env.agents and not env.game_state.is_terminal():
             agent = env.agent_selection

@@ -72,6 +72,8 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
     assert 'type="range"' in text and f'max="{len(moves)}"' in text
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in text and "<link" not in text and "src=" not in text
+    if env_id == "jupiter_v0":  # the set-up's chance events open the replay
+        assert re.search(r"<li>start: player_\d goes first \(drawn at random\)</li>", text)
     for line in moves[:5]:  # the move list holds every move as it was announced
         assert f"<li>{html.escape(line.split(':', 1)[0])}" in text
     # every SVG caption holds its whole move, over lines that fit the SVG's width
