@@ -188,12 +188,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     def board() -> str:
         return env.game_state.to_string(viewer)
 
+    # the chance events of the set-up (e.g. who goes first), from the game's first position
+    opening = narrate_chance(env.game.new_initial_state(), env.game_state, viewer)
+    for line in opening:
+        print(line, file=out)
     if shown:
         print(board(), file=out)
     if args.human is not None:
         print("(type 'help' at your move for how to enter moves)", file=out)
     if recorder is not None:
-        recorder.start(env.game_state)
+        recorder.start(env.game_state, ": ".join(["start", *opening]))
     try:
         while env.agents and not env.game_state.is_terminal():
             agent = env.agent_selection
@@ -227,7 +231,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     state = env.game_state
     scores = state.scores()
     print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
-    print("winner(s): " + ", ".join(names[i] for i in state.winners()), file=out)
+    winners = ", ".join(names[i] for i in state.winners())
+    print("winner(s): " + (winners or "none"), file=out)
     if recorder is not None:
         for path in recorder.finish(names):
             print(f"wrote {path}", file=out)

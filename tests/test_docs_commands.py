@@ -1,10 +1,12 @@
-"""Every ``moon-envs ...`` command shown in README.md and docs/*.md runs.
+"""Every command shown in README.md and docs/*.md runs.
 
 The commands are read from the files at test time, so the test follows their edits: each
-line of a fenced code block that starts with ``moon-envs`` (or ``$ moon-envs``,
-``.venv/bin/moon-envs`` after ``&&``) and each inline ```moon-envs ...``` span is a
-command; a trailing ``# comment`` is dropped. Long commands run shrunk, the same command
-with smaller budgets:
+line (or ``&&``-separated part) of a fenced code block and each inline code span that is
+a ``moon-envs ...`` command is one; ``python -m agents.cli`` and ``.venv/bin/python -m
+agents.cli`` count as ``moon-envs``, and ``python -m agents.benchmarks.NAME`` and
+``python -m agents.rllib.bench`` are run too (all after optional ``$``, ``VAR=value`` and
+``nice -n N`` prefixes); a trailing ``# comment`` is dropped. Long commands run shrunk,
+the same command with smaller budgets:
 
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
@@ -15,9 +17,15 @@ with smaller budgets:
   evaluation, checkpoints, plot or TensorBoard; ``ppo:runs/NAME_seedS/model.zip`` in a
   later command is the model such a shrunk run of ``configs/NAME.yaml`` wrote;
 * ``play --human SEAT``: the person types numbers 0, 1, 2, ... until the game ends;
-* output files (``--out``, ``--gif``, ``--html``) go to a temporary folder.
+* output files (``--out``, ``--gif``, ``--html``) go to a temporary folder;
+* ``agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
+  default cases, or the one ``--env`` names);
+* ``agents.rllib.bench``: ``--seconds 0.2`` and only the first of the listed runner and
+  env counts (1 each where none is listed); with ``--address`` (joining a running Ray
+  cluster) it is skipped, as no cluster runs here.
 
-Every command must exit with status 0.
+Every command must exit with status 0; a benchmark module the docs show without a
+shrinking rule here fails the test until one is added.
 """
 
 from __future__ import annotations
@@ -59,23 +67,45 @@ def _is_rllib(config: dict) -> bool:
     return isinstance(name, str) and name.startswith("rllib")
 
 
+_PREFIX = r"(?:\$\s*)?(?:[A-Z_]+=\S*\s+)*(?:nice\s+-n\s*-?\d+\s+)?"
+_CLI = re.compile(_PREFIX + r"(?:\S*/)?(?:moon-envs|python3?\s+-m\s+agents\.cli)(\s.*)?$")
+_MODULE = re.compile(
+    _PREFIX + r"(?:\S*/)?python3?\s+-m\s+(agents\.benchmarks\.\w+|agents\.rllib\.bench)(\s.*)?$"
+)
+
+
+def as_command(text: str) -> str | None:
+    """``text`` as a command to run: ``moon-envs ARGS`` for ``moon-envs``, ``python -m
+    agents.cli`` and ``.venv/bin/python -m agents.cli`` (after ``$``, ``VAR=value`` and
+    ``nice -n N`` prefixes), ``python -m MODULE ARGS`` for the benchmark modules; None
+    for anything else. A trailing ``# comment`` is dropped."""
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+#.*$", "", text)
+    m = _CLI.match(text)
+    if m:
+        return ("moon-envs" + (m.group(1) or "")).strip()
+    m = _MODULE.match(text)
+    if m:
+        return (f"python -m {m.group(1)}" + (m.group(2) or "")).strip()
+    return None
+
+
 def documented_commands() -> list[str]:
-    """Every distinct ``moon-envs`` command in the docs, in order of appearance."""
-    found: list[str] = []
+    """Every distinct command in the docs (see :func:`as_command`), in order of appearance."""
+    found: list[str | None] = []
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
         for block in re.findall(r"```[^\n]*\n(.*?)```", text, re.S):
             for line in block.splitlines():
-                for part in line.split("&&"):
-                    m = re.match(r"\s*(?:\$\s*)?(?:\S*/)?moon-envs(\s.*)?$", part)
-                    if m:
-                        found.append("moon-envs" + (m.group(1) or ""))
+                found += [as_command(part) for part in line.split("&&")]
         outside = re.sub(r"```.*?```", "", text, flags=re.S)
-        found += re.findall(r"`(moon-envs(?: [^`]*)?)`", outside)
-    commands = []
+        # every text between two backticks that starts a command (overlapping, so that a
+        # stray backtick elsewhere cannot shift the pairs)
+        spans = re.findall(r"(?=`([^`\s][^`]*)`)", outside)
+        found += [as_command(span) for span in spans]
+    commands: list[str] = []
     for cmd in found:
-        cmd = re.sub(r"\s+#.*$", "", cmd).strip()
-        if cmd not in commands and not re.search(r"[A-Z]{3,}", cmd):  # skip placeholders
+        if cmd and cmd not in commands and not re.search(r"[A-Z]{3,}", cmd):  # placeholders
             commands.append(cmd)
     return commands
 
@@ -159,10 +189,82 @@ COMMANDS = documented_commands()
 def test_the_docs_show_commands() -> None:
     assert any(c.startswith("moon-envs play ") for c in COMMANDS)
     assert any(c.startswith("moon-envs eval ") for c in COMMANDS)
+    # README.md shows this one as `python -m agents.cli eval ...`
+    assert "moon-envs eval star_master_v0 --agents memory3 random --games 500" in COMMANDS
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ("$ moon-envs bench --seconds 2  # a comment", "moon-envs bench --seconds 2"),
+        ("PYTHONPATH=$PWD nice -n 10 python -m agents.cli bench --seconds 3",
+         "moon-envs bench --seconds 3"),
+        (".venv/bin/python -m agents.cli list", "moon-envs list"),
+        (".venv/bin/moon-envs play jupiter_v0", "moon-envs play jupiter_v0"),
+        ("python3 -m agents.cli eval jupiter_v0\n  --agents random greedy",
+         "moon-envs eval jupiter_v0 --agents random greedy"),
+        ("python -m agents.rllib.bench --env jupiter_v0", "python -m agents.rllib.bench --env "
+         "jupiter_v0"),
+        ("python -m agents.benchmarks.search_vs_open_spiel",
+         "python -m agents.benchmarks.search_vs_open_spiel"),
+        ("python3 -m venv .venv", None),
+        ("pip install moon-envs", None),
+        ("python -m pytest -q", None),
+    ],
+)  # fmt: skip
+def test_what_counts_as_a_command(text: str, command: str | None) -> None:
+    assert as_command(text) == command
+
+
+def _first_of_list(argv: list[str], flag: str) -> list[str]:
+    """``--flag A B C`` -> ``--flag A``."""
+    if flag not in argv:
+        return argv
+    i = argv.index(flag) + 1
+    j = i + 1
+    while j < len(argv) and not argv[j].startswith("--"):
+        j += 1
+    return argv[: i + 1] + argv[j:]
+
+
+def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run ``python -m module argv`` shrunk, in this process; it must end as ``python -m``
+    would with status 0."""
+    import importlib
+
+    if module == "agents.benchmarks.search_vs_open_spiel":
+        pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+        bench = importlib.import_module(module)
+        if "--env" in argv:
+            argv = [*argv, "--simulations", "4", "--games", "2"]
+        else:
+            small = [(env, params, 4, 2) for env, params, _, _ in bench.DEFAULT_CASES]
+            monkeypatch.setattr(bench, "DEFAULT_CASES", small)
+        assert bench.main(argv) == 0
+        return
+    if module == "agents.rllib.bench":
+        pytest.importorskip("ray.rllib", reason="the rllib extra is not installed")
+        if "--address" in argv:
+            pytest.skip("--address joins a running Ray cluster; none runs here")
+        for flag, value in (("--runners", "1"), ("--envs-per-runner", "1"), ("--seconds", "")):
+            argv = _first_of_list(argv, flag)  # one runner count, one env count
+            if flag not in argv:
+                argv += [flag, value]  # the defaults are several
+        argv[argv.index("--seconds") + 1] = "0.2"
+        rates = importlib.import_module(module).main(argv)
+        assert rates["sb3"] > 0 and any(k.startswith("rllib-") for k in rates)
+        return
+    pytest.fail(f"{module}: the docs show it but this test has no rule to run it shrunk")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_documented_command_runs(command: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_documented_command_runs(
+    command: str, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if command.startswith("python -m "):
+        module, *argv = shlex.split(command)[2:]
+        run_module(module, argv, monkeypatch)
+        return
     argv = shlex.split(command)[1:]
     if any(a.startswith("rllib:") for a in argv):
         pytest.importorskip("ray", reason="the rllib extra is not installed")
@@ -179,27 +281,32 @@ def test_documented_command_runs(command: str, tmp_path_factory: pytest.TempPath
     assert code == 0, f"{command} -> {argv} exited {code}:\n{out.getvalue()[-2000:]}"
 
 
-REGISTRY_SNIPPET = """
-import gymnasium, pettingzoo
-import moon_envs  # registers the moon_envs/ ids with PettingZoo and Gymnasium
+def registry_snippet() -> str:
+    """The README's registry snippet: its fenced Python block calling both registries."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    found = [b for b in blocks if "pettingzoo.make(" in b and "gymnasium.make(" in b]
+    assert len(found) == 1, "README.md should show one registry snippet"
+    return found[0]
 
-aec = pettingzoo.make("aec", "moon_envs/moonstar_v1", game=8)
-single = gymnasium.make("moon_envs/Jupiter-v0")
-print(type(aec.unwrapped).__name__, single.spec.id)
-"""
 
-
-def test_registry_snippet_runs_pasted_alone() -> None:
-    """The README's registry snippet (with its ``import moon_envs``) in a fresh interpreter;
-    Gymnasium also takes ``"moon_envs:moon_envs/Jupiter-v0"``, which imports the package."""
+def test_registry_snippet_runs_pasted_alone(tmp_path: Path) -> None:
+    """The README's registry snippet, read from README.md, in a fresh interpreter outside
+    the source tree; Gymnasium also takes ``"moon_envs:moon_envs/Jupiter-v0"``, which
+    imports the package."""
     import subprocess
     import sys
 
+    snippet = registry_snippet()
+    assert "import moon_envs" in snippet
+    check = "\nprint(type(aec.unwrapped).__name__, single.spec.id)\n"
     done = subprocess.run(
-        [sys.executable, "-c", REGISTRY_SNIPPET], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-c", snippet + check], capture_output=True, text=True, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split()[1] == "moon_envs/Jupiter-v0"
+    assert done.stdout.split()[-1] == "moon_envs/Jupiter-v0"
     plain = "import gymnasium; print(gymnasium.make('moon_envs:moon_envs/Jupiter-v0').spec.id)"
-    done = subprocess.run([sys.executable, "-c", plain], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", plain], capture_output=True, text=True, cwd=tmp_path
+    )
     assert done.returncode == 0 and done.stdout.strip() == "moon_envs/Jupiter-v0", done.stderr

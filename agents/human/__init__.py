@@ -6,6 +6,8 @@
   typed aliases) looked up by ``GameSpec.name``, with a generic fallback for every game.
 * :mod:`agents.human.player`: :class:`HumanAgent`, a person at the terminal.
 * :mod:`agents.human.moonstar`, :mod:`agents.human.moon_harvesters`: those games' hooks.
+* :mod:`agents.human.jupiter`: Jupiter's hooks (scores of each move, who starts, rolls);
+  :mod:`agents.human.moonstar_typing`: Moonstar's typed moves and bids.
 """
 
 from agents.human.hooks import GameHooks, hooks_for, narrate, narrate_chance, register_hooks

@@ -81,6 +81,7 @@ class GameHooks:
 GENERIC = GameHooks()
 
 _BY_GAME: dict[str, str] = {
+    "jupiter": "agents.human.jupiter:HOOKS",
     "moonstar": "agents.human.moonstar:HOOKS",
     "moon_harvesters": "agents.human.moon_harvesters:HOOKS",
     "star_master": "agents.human.star_master:HOOKS",

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from agents.human.hooks import GameHooks, generic_narrate
+from agents.human.parsing import MoveError
 
 
 def _placement(state: Any, action: int) -> tuple[int, int, int] | None:
@@ -47,8 +48,11 @@ def move_name(state: Any, action: int) -> str:
 
 
 def narrate(before: Any, action: int, after: Any, observer: int | None) -> list[str]:
+    """A placement with the deposits it collects (covered deposits leave the board)."""
     if _placement(before, action) is not None:
-        return [move_name(before, action)]
+        seat = before.current_player()
+        gain = int(after.collected[seat] - before.collected[seat])
+        return [f"{move_name(before, action)}: collects {gain} deposit{'' if gain == 1 else 's'}"]
     return generic_narrate(before, action, after, observer)
 
 
@@ -79,12 +83,9 @@ def aliases(state: Any, text: str) -> str:
     name; other text unchanged."""
     if state.phase != "place":
         return text
-    g = state.game
-    m = re.fullmatch(r"(?:(\w+)\s+)?(\d)\s+([A-Za-z]\d+)", text.strip())
+    m = re.fullmatch(r"(?:(\w+)\s+)?(\d+)\s+([A-Za-z]\d+)", text.strip())
     if m:
-        kind = g.kinds[int(state.kind_of[state.current_player()])].name
-        if m.group(1) is None or m.group(1).upper() == kind.upper():
-            return f"harvester {kind} orientation {m.group(2)} at {m.group(3).upper()}"
+        return _by_orientation(state, text.strip(), m.group(1), int(m.group(2)), m.group(3))
     typed = {w.upper() for w in text.replace(",", " ").split()}
     if len(typed) < 2:
         return text
@@ -93,6 +94,39 @@ def aliases(state: Any, text: str) -> str:
         if _placement(state, a) is not None and set(covered_cells(state, a)) == typed:
             return move_name(state, a)
     return text
+
+
+def _by_orientation(state: Any, typed: str, kind: str | None, slot: int, anchor: str) -> str:
+    """``[KIND] ORIENTATION ANCHOR`` -> the placement's name, or a :class:`MoveError`
+    saying why it is not a legal placement (another kind, no such orientation or cell,
+    or it does not fit there) with the placements nearest to it."""
+    g = state.game
+    k = int(state.kind_of[state.current_player()])
+    shape = g.kinds[k]
+    if kind is not None and kind.upper() != shape.name.upper():
+        if not any(kind.upper() == other.name.upper() for other in g.kinds):
+            return typed  # not a kind at all: left to the generic parser
+        raise MoveError(f"{typed!r}: your harvester is {shape.name}, not {kind.upper()}")
+    count = len(shape.orientations)
+    if slot >= count:
+        raise MoveError(f"{typed!r}: your harvester {shape.name} has orientations 0..{count - 1}")
+    names = [g.cell_name(c) for c in range(g.num_cells)]
+    if anchor.upper() not in names:
+        raise MoveError(f"{typed!r}: no cell {anchor.upper()} on this board (A1..{names[-1]})")
+    cell = names.index(anchor.upper())
+    action = g.place_base + slot * g.num_cells + cell
+    legal = [int(a) for a in state.legal_actions_mask().nonzero()[0]]
+    if action in legal:
+        return move_name(state, action)
+    places = {a: p for a in legal if (p := _placement(state, a)) is not None}
+    same = [a for a, p in places.items() if p[1] == slot] or list(places)
+    near = sorted(same, key=lambda a: abs(places[a][2] - cell))[:6]
+    raise MoveError(
+        f"{typed!r}: orientation {slot} with its anchor on {anchor.upper()} does not fit here "
+        "(a cell taken, a crater or off the board)",
+        [f"{a}: {move_name(state, a)}" for a in near],
+        heading="placements that fit",
+    )
 
 
 def legend(state: Any, seat: int | None) -> str:

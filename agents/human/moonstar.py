@@ -8,7 +8,8 @@ their Games. Everything here is public: sealed side bets stay sealed until settl
 
 Only public attributes of the position are read (``moon_star``, ``dice``, ``round_total``,
 ``phase``, ``info()``, ``game.decode_move`` and the action blocks); the star a moon lands
-on is computed here from its start, the die face and the direction.
+on is computed here from its start, the die face and the direction under the round's
+movement (the rules' own ``displacement``). Typed moves: :mod:`agents.human.moonstar_typing`.
 """
 
 from __future__ import annotations
@@ -16,22 +17,24 @@ from __future__ import annotations
 from typing import Any
 
 from agents.human.hooks import GameHooks, generic_narrate
+from agents.human.moonstar_typing import aliases
+from moon_envs.moonstar.constants import direction_name
+from moon_envs.moonstar.solver import displacement
+from moon_envs.moonstar.variants import NUM_STARS
 
 DIRECTIONS = {
     "cw": "clockwise",
     "ccw": "counterclockwise",
     "cw x2": "clockwise, twice the die",
     "ccw half": "counterclockwise, half the die",
+    "ccw x2": "counterclockwise, twice the die",
 }
-DIRECTION_ORDER = ("cw", "ccw", "cw x2", "ccw half")
-NUM_STARS = 12
 
 
-def displacement(face: int, direction: int) -> int:
-    """Signed number of stars a die ``face`` moves a moon in ``direction`` (the order of
-    :data:`DIRECTION_ORDER`: clockwise, counterclockwise, twice clockwise, half
-    counterclockwise rounded down)."""
-    return (face, -face, 2 * face, -(face // 2))[direction]
+def direction_words(state: Any, direction: int) -> str:
+    """Direction ``direction`` of the round's movement in words (``clockwise``)."""
+    short = direction_name(direction, state.rules.movement)
+    return DIRECTIONS.get(short, short)
 
 
 def _is_move(state: Any, action: int) -> bool:
@@ -62,14 +65,14 @@ def describe_move(before: Any, action: int, after: Any) -> str:
     start = int(before.moon_star[m])
     face = int(before.dice[d])
     # the round may have ended with this move and the board been cleared: compute the star
-    end = (start + displacement(face, k)) % NUM_STARS
+    end = (start + displacement(face, k, before.rules.movement)) % NUM_STARS
     report = after.info().get("round_report")
     if report is not None and report != before.info().get("round_report"):
         total = int(report.get("achieved", after.round_total))
     else:
         total = int(after.round_total)
     gained = total - int(before.round_total)
-    direction = DIRECTIONS.get(DIRECTION_ORDER[k], str(k)) if k < len(DIRECTION_ORDER) else k
+    direction = direction_words(before, k)
     return f"moon {m} on star {start}, die {d} (face {face}), {direction} -> star {end}: +{gained}"
 
 
@@ -134,22 +137,42 @@ def move_name(state: Any, action: int) -> str:
 
 def legend(state: Any, seat: int | None) -> str:
     return (
-        "Moonstar. Moves: 'bid 35', 'pass', 'challenge', 'planet on star 4',\n"
-        "'moon 3 die 2 cw' (or 'clockwise' / 'counterclockwise'), 'side bet 0.5 of score on\n"
-        "made'. Dice are named by index and face: 'die 2 (face 4)'. Each move shows where\n"
-        "the moon lands and what it scores. Type a number, a name, or enough words of it;\n"
-        "'moves' lists the legal moves, 'board' the board, 'q' quits."
+        "Moonstar. Dice are named by index and face everywhere: 'die 4 (face 2)' is the die\n"
+        "at index 4 of the board's dice line (counted from 0), showing 2.\n"
+        "Moves: 'moon 3 die 4 cw' or 'moon 3 with a 2 clockwise' (directions cw, ccw,\n"
+        "clockwise, counterclockwise; Game 9 adds 'cw x2', 'ccw half' or 'ccw x2'); each move\n"
+        "listed shows where the moon lands and what it scores.\n"
+        "Auction: a number is a bid amount ('45' bids 45), or 'pass', 'challenge'.\n"
+        "Also 'planet on star 4', 'side bet 0.5 of score on made'; '#12' is move number 12.\n"
+        "Type a name or enough words of it; 'moves' lists the legal moves, 'board' the\n"
+        "board, 'q' quits."
     )
 
 
+def pictures(state: Any, seat: int) -> str:
+    """A reminder shown with the legal moves of the auction: numbers are bid amounts."""
+    if state.phase != "auction":
+        return ""
+    return "auction: type a bid amount ('45' bids 45), 'pass', or '#N' for move number N"
+
+
 def narrate_chance(before: Any, after: Any, observer: int | None) -> list[str]:
-    """A new roll, named by its faces: ``dice rolled: 1 2 2 4 5 6 6``."""
+    """The first organizer's draw and each new roll, named by its faces:
+    ``dice rolled: 1 2 2 4 5 6 6``."""
+    lines = []
+    if before.phase == "first" and after.phase != "first":
+        lines.append(f"player_{int(after.organizer)} organizes the first round (drawn by a roll)")
     faces = [int(f) for f in after.dice if f]
     if faces and faces != [int(f) for f in before.dice if f]:
-        return ["dice rolled: " + " ".join(map(str, faces))]
-    return []
+        lines.append("dice rolled: " + " ".join(map(str, faces)))
+    return lines
 
 
 HOOKS = GameHooks(
-    narrate=narrate, legend=legend, move_name=move_name, narrate_chance=narrate_chance
+    narrate=narrate,
+    legend=legend,
+    pictures=pictures,
+    move_name=move_name,
+    aliases=aliases,
+    narrate_chance=narrate_chance,
 )

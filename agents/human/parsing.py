@@ -1,11 +1,14 @@
 """Typed moves: a number, a move's name, or a few words of it; nearest moves on a miss.
 
 Every game names its moves with ``State.action_to_string``. A person may type the action
-number, the whole name (``probe B2``, ``bid 35``, ``pass``) or just enough words of it to
-pick one legal move: its first words, its last words (``B2``) or some of its words in
-order (``moon 3 die 2 cw``), tried in that order. Words are compared case-insensitively,
-and a few synonyms are understood (``clockwise`` = ``cw``). When nothing matches, the
-error lists the legal moves whose names are nearest to what was typed.
+number (``12``, or ``#12`` where a game reads bare numbers otherwise, as Moonstar's
+auction reads bid amounts), the whole name (``probe B2``, ``bid 35``, ``pass``) or just
+enough words of it to pick one legal move: its first words, its last words (``B2``) or
+some of its words in order (``side bet 0.5 made``), tried in that order. Words are
+compared case-insensitively, and a few synonyms are understood (``clockwise`` = ``cw``).
+When nothing matches, the error lists the legal moves whose names are nearest to what
+was typed. A game's ``aliases`` hook may first rewrite what was typed (see
+:mod:`agents.human.hooks`).
 """
 
 from __future__ import annotations
@@ -47,8 +50,8 @@ def parse_move(text: str, names: dict[int, str], nearest: int = 6) -> int:
     typed = text.strip()
     if not typed:
         raise MoveError("empty move")
-    if typed.lstrip("-").isdigit():
-        action = int(typed)
+    if typed.lstrip("-").isdigit() or (typed[:1] == "#" and typed[1:].isdigit()):
+        action = int(typed.lstrip("#"))
         if action in names:
             return action
         raise MoveError(

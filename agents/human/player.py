@@ -52,6 +52,8 @@ class HumanAgent:
             if not line:
                 raise InputEnded("input ended before the game did")
             text = line.strip()
+            if not _is_terminal(self.inp):  # piped input: show what was typed, as a terminal does
+                print(text, file=self.out)
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 raise KeyboardInterrupt
@@ -77,3 +79,10 @@ class HumanAgent:
         self._say("Legal moves:")
         for a, name in names.items():
             self._say(f"  {a:>4}: {name}")
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False

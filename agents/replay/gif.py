@@ -9,7 +9,8 @@ import numpy as np
 
 from moon_envs.core import draw
 
-CAPTION = 22
+LINE = 16  # caption line height (3x5 capitals at scale 2, with a gap)
+MAX_LINES = 3
 
 
 def require_pillow() -> Any:
@@ -22,12 +23,20 @@ def require_pillow() -> Any:
     return Image
 
 
-def captioned(frame: np.ndarray, caption: str) -> np.ndarray:
-    """``frame`` with a strip above it holding ``caption`` (letters, digits, signs)."""
+def caption_lines(caption: str, width: int) -> int:
+    """How many lines ``caption`` takes above a frame ``width`` pixels wide (at most 3)."""
+    return min(MAX_LINES, len(draw.wrap_label(caption, width - 10)))
+
+
+def captioned(frame: np.ndarray, caption: str, lines: int | None = None) -> np.ndarray:
+    """``frame`` with a strip above it holding ``caption`` (letters, digits, signs) wrapped
+    over ``lines`` lines (default: as many as it needs, at most 3)."""
     h, w = frame.shape[:2]
-    out = draw.canvas(h + CAPTION, w)
-    out[CAPTION:] = frame
-    draw.label(out, 5, 4, caption, draw.INK, 2, max_width=w - 8)
+    lines = lines or caption_lines(caption, w)
+    strip = lines * LINE + 6
+    out = draw.canvas(h + strip, w)
+    out[strip:] = frame
+    draw.label_lines(out, 5, 5, caption, w - 10, lines, draw.INK, 2, line_height=LINE)
     return out
 
 
@@ -35,9 +44,10 @@ def write_gif(steps: Sequence[Any], path: str, ms_per_step: int = 700) -> None:
     """Write the steps' frames (with their captions) as an animated GIF at ``path``."""
     image = require_pillow()
     # numbered captions keep every step a frame of its own (equal frames would merge)
-    frames = [
-        captioned(s.frame, f"{i}. {s.caption}") for i, s in enumerate(steps) if s.frame is not None
-    ]
+    shown = [(f"{i}. {s.caption}", s.frame) for i, s in enumerate(steps) if s.frame is not None]
+    # one strip height for the whole GIF: the most lines any caption needs
+    lines = max((caption_lines(c, f.shape[1]) for c, f in shown), default=1)
+    frames = [captioned(f, c, lines) for c, f in shown]
     if not frames:
         raise ValueError("this game has no rgb_array picture to put in a GIF")
     pics = [image.fromarray(f) for f in frames]

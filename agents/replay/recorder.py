@@ -62,8 +62,8 @@ class Recorder:
         self.title = title or env.metadata.get("name", "game")
         self.steps: list[Step] = []
 
-    def start(self, state: State) -> None:
-        self.steps = [snapshot(self.env, state, "start")]
+    def start(self, state: State, caption: str = "start") -> None:
+        self.steps = [snapshot(self.env, state, caption)]
 
     def add(self, state: State, caption: str) -> None:
         self.steps.append(snapshot(self.env, state, caption))

@@ -369,6 +369,7 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
         elapsed_s=elapsed,
         snapshots=run.snapshots,
         final_eval=final,
+        interrupted=interrupted,
     )
     result.agent_spec = f"rllib:{model_path}"
     return result

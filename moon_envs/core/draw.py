@@ -219,3 +219,100 @@ def player_rows(
 def caption_line(img: np.ndarray, y: int, left: int, right: int, s: str) -> None:
     """A line of text from ``left`` (cut to end before ``right``), e.g. the last move."""
     label(img, y, left, s, INK, 2, max_width=right - left)
+
+
+def wrap_label(s: str, max_width: int, scale: int = 2) -> list[str]:
+    """``s`` broken at spaces into lines that each fit ``max_width`` pixels with
+    :func:`label` (a word wider than a line is left whole: ``label`` cuts it)."""
+    lines: list[str] = []
+    for word in s.split():
+        if lines and label_width(f"{lines[-1]} {word}", scale) <= max_width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def label_lines(
+    img: np.ndarray,
+    y: int,
+    x: int,
+    s: str,
+    max_width: int,
+    max_lines: int = 2,
+    color: Color = INK,
+    scale: int = 2,
+    line_height: int | None = None,
+) -> int:
+    """``s`` wrapped over at most ``max_lines`` lines of ``max_width`` pixels from ``(y, x)``,
+    the last line cut with ``..`` if the text goes on; returns the lines drawn."""
+    step = line_height or 8 * scale
+    lines = wrap_label(s, max_width, scale)
+    if len(lines) > max_lines:
+        rest = " ".join(lines[max_lines - 1 :])
+        lines = [*lines[: max_lines - 1], rest]
+    for i, line in enumerate(lines):
+        label(img, y + i * step, x, line, color, scale, max_width=max_width)
+    return len(lines)
+
+
+def winners_text(winners: list[int]) -> str:
+    """``P1 WINS``, ``P0 AND P2 SHARE THE WIN`` or ``NO WINNER``."""
+    if not winners:
+        return "NO WINNER"
+    if len(winners) == 1:
+        return f"P{winners[0]} WINS"
+    return " AND ".join(f"P{w}" for w in winners) + " SHARE THE WIN"
+
+
+def status_text(state) -> str:
+    """Whose turn it is (``P1 TO MOVE``, ``CHANCE``) or, at the end, the result
+    (``GAME OVER: P1 WINS``) of a ``moon_envs`` state."""
+    if state.is_terminal():
+        return "GAME OVER: " + winners_text([int(w) for w in state.winners()])
+    current = int(state.current_player())
+    return f"P{current} TO MOVE" if current >= 0 else "CHANCE"
+
+
+def result_banner(img: np.ndarray, state, cy: int | None = None, scale: int = 2) -> bool:
+    """On a finished game, a framed banner centred on row ``cy`` (default: the middle of
+    the image): ``GAME OVER``, the winners (in the winner's colour) and every seat's score
+    (each in its colour). Draws nothing and returns False while the game goes on."""
+    if not state.is_terminal():
+        return False
+    h, w = img.shape[:2]
+    winners = [int(x) for x in state.winners()]
+    scores = [f"P{s} {float(v):g}" for s, v in enumerate(state.scores())]
+    line = 8 * scale
+    inner = w - 16 - 4 * scale
+    gap = "   "
+    score_lines: list[list[str]] = [[]]  # the seats' scores, as many per line as fit
+    for part in scores:
+        if score_lines[-1] and label_width(gap.join([*score_lines[-1], part]), scale) > inner:
+            score_lines.append([])
+        score_lines[-1].append(part)
+    score_lines = score_lines[:3]
+    rows = 2 + len(score_lines)
+    height = rows * line + 3 * scale + 4
+    y0 = max(0, (h // 2 if cy is None else cy) - height // 2)
+    x0, x1 = 8, w - 8
+    edge = PLAYER_COLORS[winners[0] % len(PLAYER_COLORS)] if len(winners) == 1 else INK
+    rect(img, y0, x0, y0 + height, x1, BACKGROUND)
+    frame(img, y0, x0, y0 + height, x1, edge, max(2, scale))
+    left = x0 + 2 * scale + 2
+
+    def centred(y: int, text: str, color: Color) -> None:
+        width = min(label_width(text, scale), inner)
+        label(img, y, max(left, (x0 + x1 - width) // 2), text, color, scale, max_width=inner)
+
+    y = y0 + 2 * scale + 2
+    centred(y, "GAME OVER", INK)
+    centred(y + line, winners_text(winners), edge)
+    for k, parts in enumerate(score_lines):  # each seat's score in its colour
+        x = max(left, (x0 + x1 - label_width(gap.join(parts), scale)) // 2)
+        for part in parts:
+            seat = int(part.split()[0][1:])
+            color = PLAYER_COLORS[seat % len(PLAYER_COLORS)]
+            label(img, y + (2 + k) * line, x, part, color, scale)
+            x += label_width(part + gap, scale) + scale
+    return True

@@ -1,6 +1,8 @@
 """rgb_array render of a Jupiter position: the grid with column letters and row numbers,
 probes as coloured discs, dice faces, a row per player (label ``P0`` in the player's
-colour, score bar, points; ``>`` marks whose turn it is), and the last move."""
+colour, score bar, points; ``>`` marks whose turn it is), whose turn it is and the last
+move (over two lines when long); a finished game's frame shows the result over the board
+(:func:`moon_envs.core.draw.result_banner`)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ def render_rgb(state: JupiterState) -> np.ndarray:
     g = state.game
     n = g.config.num_players
     width = max(2 * MARGIN + g.cols * CELL, 300)
-    height = MARGIN + g.rows * CELL + MARGIN // 2 + n * ROW + 2 * LINE + 8
+    height = MARGIN + g.rows * CELL + MARGIN // 2 + n * ROW + 3 * LINE + 8
     img = draw.canvas(height, width)
     for c in range(g.cols):
         draw.label(img, 4, MARGIN + c * CELL + CELL // 2 - 3, "ABCDEFGHIJKL"[c], draw.GRID, 2)
@@ -47,7 +49,7 @@ def render_rgb(state: JupiterState) -> np.ndarray:
     current = state.current_player()
     draw.player_rows(img, top, 4, width - 6, [float(p) for p in state.points], current, ROW)
     y = top + n * ROW + 4
-    turn = "GAME OVER" if state.is_terminal() else (f"P{current} TO MOVE" if current >= 0 else "")
-    draw.caption_line(img, y, 6, width - 6, turn)
-    draw.caption_line(img, y + LINE, 6, width - 6, "LAST: " + last_move(state))
+    draw.caption_line(img, y, 6, width - 6, draw.status_text(state))
+    draw.label_lines(img, y + LINE, 6, "LAST: " + last_move(state), width - 12, 2, line_height=LINE)
+    draw.result_banner(img, state, MARGIN + g.rows * CELL // 2)
     return img

@@ -141,6 +141,6 @@ class PlayPhase:
         b[g.t_round] = math.tanh(self.round_total / 50.0)
         b[g.t_round + 1] = self.moves_done / 15.0
         way = direction_name(k, r.movement)
-        self.last_action = f"moon {m} with die {face} {way} to star {t} (+{gained})"
+        self.last_action = f"moon {m} with die {d} (face {face}) {way} to star {t} (+{gained})"
         if self.moves_done == r.num_moves:
             self._settle()

@@ -1,9 +1,11 @@
 """rgb_array render of a Moonstar position: the ring of twelve numbered stars, each with
 its planet's value beside it (gold; the red planet ringed in red) and its moon count
 (``x2``) by its moons (grey unmoved, white moved); the high bid and the round total in
-the middle, the dice below (used dice dimmed), a row per player (label ``P0`` in the
-player's colour, points, ``BID`` beside the bidder, ``>`` whose turn it is, ``OUT`` for an
-excluded seat), the phase and the last move."""
+the middle, the dice below (used dice dimmed, each die's index under it, as moves name
+them: ``die 4 (face 2)``), a row per player (label ``P0`` in the player's colour, points,
+``BID`` beside the bidder, ``>`` whose turn it is, ``OUT`` for an excluded seat), the
+phase and whose turn it is, and the last move over two lines; a finished game's frame
+shows the result over the ring (:func:`moon_envs.core.draw.result_banner`)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ SIZE = 400
 RING = 128
 STAR_R = 18
 DIE = 26
+INDEX = 14  # the dice's index labels under them
 ROW = 20
 LINE = 18
 GOLD = (250, 200, 60)
@@ -40,7 +43,7 @@ def render_rgb(state: MoonstarState) -> np.ndarray:
     """An ``H x W x 3`` uint8 image of ``state``."""
     g = state.game
     n = g.n
-    height = SIZE + DIE + 12 + n * ROW + 2 * LINE + 10
+    height = SIZE + DIE + INDEX + 12 + n * ROW + 3 * LINE + 10
     img = draw.canvas(height, SIZE)
     counts = np.zeros(12, dtype=int)
     for m in range(g.max_moons):
@@ -83,7 +86,8 @@ def render_rgb(state: MoonstarState) -> np.ndarray:
             draw.pips(img, y0, x0, DIE, face, (20, 20, 20))
             if state.die_used[d]:
                 img[y0 : y0 + DIE, x0 : x0 + DIE] //= 3
-    top = SIZE + DIE + 12
+            _centered(img, y0 + DIE + 8, x0 + DIE / 2, str(d), (150, 150, 170))
+    top = SIZE + DIE + INDEX + 12
     notes = []
     for s in range(n):
         note = f"BID {state.high_bid}" if s == state.bidder and state.high_bid else ""
@@ -96,6 +100,10 @@ def render_rgb(state: MoonstarState) -> np.ndarray:
         scale_to=g.config.target,
     )  # fmt: skip
     y = top + n * ROW + 4
-    draw.caption_line(img, y, 6, SIZE - 6, f"PHASE {state.phase}")
-    draw.caption_line(img, y + LINE, 6, SIZE - 6, "LAST: " + str(getattr(state, "last_action", "")))
+    status = draw.status_text(state)
+    draw.caption_line(img, y, 6, SIZE - 6, status if state.is_terminal() else
+                      f"PHASE {state.phase}  {status}")  # fmt: skip
+    last = "LAST: " + str(getattr(state, "last_action", ""))
+    draw.label_lines(img, y + LINE, 6, last, SIZE - 12, 2, line_height=LINE)
+    draw.result_banner(img, state, SIZE // 2)
     return img

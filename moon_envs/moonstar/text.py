@@ -51,7 +51,8 @@ class TextViews:
         if g.a_move <= a < g.spec.num_actions:
             m, d, k = g.decode_move(a)
             face = int(self.dice[d]) if d < len(self.dice) else 0
-            return f"moon {m} with die {d} ({face}) {direction_name(k, self.rules.movement)}"
+            way = direction_name(k, self.rules.movement)
+            return f"moon {m} with die {d} (face {face}) {way}"
         raise ValueError(f"action {a} is out of range 0..{g.spec.num_actions - 1}")
 
     def action_to_public_string(self, action: int, observer: int) -> str:

@@ -66,6 +66,16 @@ def test_play_between_agents() -> None:
     assert out2 == out  # seeded: the same game again
 
 
+def test_a_game_nobody_wins_says_none() -> None:
+    """A lost Star Master solitaire has no winner: the last line says so, after the scores."""
+    code, out = run(["play", "star_master_v0", "--param", "num_players=1", "--param",
+                     "solitaire=true", "--render", "none"])  # fmt: skip
+    assert code == 0
+    tail = out.rstrip().splitlines()[-2:]
+    assert tail[0].startswith("final scores: player_0 (random) ")
+    assert tail[1] == "winner(s): none"
+
+
 def test_play_three_players_with_params() -> None:
     code, out = run(
         ["play", "jupiter_v0", "--agents", "greedy", "--param", "num_players=3", "--render", "none"]

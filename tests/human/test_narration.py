@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from agents.human import hooks_for, narrate, parse_move
+from agents.human import hooks_for, narrate, narrate_chance, parse_move
 from agents.human.hooks import GENERIC
 from agents.human.moon_harvesters import covered_cells, move_name, orientation_pictures
 from agents.human.moonstar import menu_entry_name, round_report_lines
@@ -31,6 +31,20 @@ def test_moonstar_move_says_where_the_moon_lands_and_what_it_scores() -> None:
         if after.phase == "play":  # the round goes on: the landing star and gain are live
             assert int(after.moon_star[moon]) == int(m.group(6))
             assert int(m.group(7)) == after.round_total - state.round_total
+
+
+def test_game_9_moves_land_where_the_rules_move_them() -> None:
+    """Under ``double_double`` the fourth direction is twice the die counter-clockwise."""
+    state = play_until("moonstar_v1", _in_play, seed=3, num_players=3, movement="double_double")
+    for action in legal(state):
+        after = state.clone()
+        after.apply_action(action)
+        line = narrate(state, action, after, None)[0]
+        m = re.match(r"moon (\d+) on star \d+, die \d+ \(face \d\), ([a-z, ]+) -> star (\d+)", line)
+        assert m, line
+        assert int(after.moon_star[int(m.group(1))]) == int(m.group(3)), line
+        if state.game.decode_move(action)[2] == 3:
+            assert m.group(2) == "counterclockwise, twice the die"
 
 
 def test_moonstar_announces_the_end_of_every_round() -> None:
@@ -100,7 +114,7 @@ def test_games_without_hooks_fall_back_to_action_names() -> None:
     a = legal(state)[0]
     after = state.clone()
     after.apply_action(a)
-    assert narrate(state, a, after, 0) == [state.action_to_public_string(a, 0)]
+    assert GENERIC.narrate(state, a, after, 0) == [state.action_to_public_string(a, 0)]
     assert parse_move(state.action_to_string(a).split()[-1], {a: state.action_to_string(a)}) == a
 
 
@@ -123,13 +137,45 @@ def test_harvesters_placement_by_kind_orientation_anchor_or_cells() -> None:
         assert parse_move(hooks.aliases(state, typed), names) == a
         after = state.clone()
         after.apply_action(a)
-        assert narrate(state, a, after, None) == [move_name(state, a)]
+        gain = int(after.collected[seat] - state.collected[seat])
+        unit = "deposit" if gain == 1 else "deposits"
+        assert narrate(state, a, after, None) == [f"{move_name(state, a)}: collects {gain} {unit}"]
+        cell_names = [state.game.cell_name(i) for i in range(state.game.num_cells)]
+        assert gain == sum(bool(state.deposit[cell_names.index(c)]) for c in cells)
     pictures = orientation_pictures(state, seat)
     assert f"your harvester {kind.name}" in pictures
     head = pictures.splitlines()[1].split()
     assert head == [str(i) for i in range(len(kind.orientations))]
     drawn = "\n".join(pictures.splitlines()[2:])
     assert drawn.count("#") + drawn.count("+") == kind.size * len(kind.orientations)
+
+
+def test_harvesters_placements_that_cannot_be_made_say_why() -> None:
+    import pytest
+
+    from agents.human import MoveError
+
+    state = play_until("moon_harvesters_v0", lambda s: s.phase == "place", seed=4)
+    hooks = hooks_for("moon_harvesters")
+    kind = state.game.kinds[int(state.kind_of[state.current_player()])]
+    other = next(k.name for k in state.game.kinds if k.name != kind.name)
+    count = len(kind.orientations)
+    cases = {
+        f"{other} 0 A1": f"your harvester is {kind.name}, not {other}",
+        f"{kind.name} {count} A1": rf"has orientations 0\.\.{count - 1}",
+        "0 Z99": "no cell Z99 on this board",
+    }
+    for typed, reason in cases.items():
+        with pytest.raises(MoveError, match=reason):
+            hooks.aliases(state, typed)
+    g = state.game
+    blocked = next(
+        (s, c) for s in range(count) for c in range(g.num_cells)
+        if not state.legal_actions_mask()[g.place_base + s * g.num_cells + c]
+    )  # fmt: skip
+    with pytest.raises(MoveError, match="does not fit here") as err:
+        hooks.aliases(state, f"{blocked[0]} {g.cell_name(blocked[1])}")
+    assert err.value.heading == "placements that fit" and err.value.suggestions
 
 
 def test_harvesters_deposits_by_cell_name() -> None:
@@ -143,8 +189,6 @@ def test_harvesters_deposits_by_cell_name() -> None:
 
 def test_moonstar_names_each_roll_by_its_faces() -> None:
     import numpy as np
-
-    from agents.human import narrate_chance
 
     state = play_until("moonstar_v1", lambda s: s.current_player() >= 0, seed=6, num_players=3)
     rng = np.random.default_rng(6)
@@ -169,4 +213,15 @@ def test_moonstar_names_each_roll_by_its_faces() -> None:
     assert rolls >= 2
     assert narrate_chance(state, state, None) == []
     jupiter = play_until("jupiter_v0", lambda s: True)
-    assert narrate_chance(jupiter, jupiter, None) == []  # games without the hook say nothing
+    assert GENERIC.narrate_chance(jupiter, jupiter, None) == []  # without the hook: nothing
+
+
+def test_moonstar_tells_who_organizes_the_first_round() -> None:
+    import moon_envs
+
+    env = moon_envs.make("moonstar_v1", num_players=3)
+    env.reset(seed=4)
+    first = env.game.new_initial_state()
+    lines = narrate_chance(first, env.game_state, None)
+    organizer = int(env.game_state.organizer)
+    assert lines == [f"player_{organizer} organizes the first round (drawn by a roll)"]

@@ -11,8 +11,8 @@ NAMES = {
     40: "bid 35",
     41: "bid 36",
     70: "pass",
-    101: "moon 3 with die 2 (4) cw",
-    102: "moon 3 with die 2 (4) ccw",
+    101: "moon 3 with die 2 (face 4) cw",
+    102: "moon 3 with die 2 (face 4) ccw",
 }
 
 
@@ -24,7 +24,8 @@ def test_number_name_and_enough_words() -> None:
     assert parse_move("bid 36", NAMES) == 41
     assert parse_move("moon 3 die 2 clockwise", NAMES) == 101
     assert parse_move("moon 3 die 2 counterclockwise", NAMES) == 102
-    assert words("moon 3 with die 2 (4), cw") == ["moon", "3", "with", "die", "2", "4", "cw"]
+    assert words("moon 3, die 2 (face 4)") == ["moon", "3", "die", "2", "face", "4"]
+    assert parse_move("#9", NAMES) == 9  # an explicit move number
 
 
 def test_illegal_number_lists_the_nearest_numbers() -> None:

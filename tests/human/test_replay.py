@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import html
 import io
 import re
 import shutil
@@ -11,7 +12,11 @@ import numpy as np
 import pytest
 
 from agents.cli import main
+from agents.replay.gif import captioned
+from agents.replay.html import FONT_PX, svg_lines
 from agents.replay.png import encode_png
+from moon_envs.core import draw
+from tests.human.helpers import SMALL, drawn
 
 
 def _decode_png(data: bytes) -> np.ndarray:
@@ -46,18 +51,17 @@ def _play(tmp_path: Path, env_id: str, *extra: str) -> tuple[str, Path, Path]:
     return out.getvalue(), gif, page
 
 
-@pytest.mark.parametrize("env_id", ["jupiter_v0", "moonstar_v1", "moon_harvesters_v0"])
+def _small(env_id: str) -> list[str]:
+    """``--param`` options that keep a game of ``env_id`` short."""
+    return [x for k, v in SMALL[env_id].items() for x in ("--param", f"{k}={v}")]
+
+
+@pytest.mark.parametrize("env_id", list(SMALL))
 def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
-    small = {  # short games keep the test quick
-        "moonstar_v1": ("--param", "max_rounds=1"),
-        "moon_harvesters_v0": ("--param", "rows=6", "--param", "cols=6", "--param",
-                               "pieces_per_kind=2", "--param", "num_deposits=10"),
-    }  # fmt: skip
-    extra = small.get(env_id, ())
     pytest.importorskip("PIL", reason="GIFs need Pillow (the render extra)")
-    out, gif, page = _play(tmp_path, env_id, *extra)
+    out, gif, page = _play(tmp_path, env_id, *_small(env_id))
     moves = [ln for ln in out.splitlines() if re.match(r"player_\d \(", ln)]
-    assert f"wrote {gif}" in out and f"wrote {page}" in out
+    assert moves and f"wrote {gif}" in out and f"wrote {page}" in out
     from PIL import Image
 
     with Image.open(gif) as im:
@@ -68,8 +72,27 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
     assert 'type="range"' in text and f'max="{len(moves)}"' in text
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in text and "<link" not in text and "src=" not in text
+    if env_id == "jupiter_v0":  # the set-up's chance events open the replay
+        assert re.search(r"<li>start: player_\d goes first \(drawn at random\)</li>", text)
     for line in moves[:5]:  # the move list holds every move as it was announced
-        assert f"<li>{line.split(':', 1)[0]}" in text
+        assert f"<li>{html.escape(line.split(':', 1)[0])}" in text
+    # every SVG caption holds its whole move, over lines that fit the SVG's width
+    for i, svg in enumerate(re.findall(r"<svg .*?</svg>", text)):
+        width = int(re.search(r'width="(\d+)"', svg).group(1))
+        lines = re.findall(r'<text [^>]*font-size="14">(.*?)</text>', svg)
+        assert all(len(x) * FONT_PX <= width - 6 for x in lines), lines
+        caption = "start" if i == 0 else moves[i - 1]
+        assert html.unescape(" ".join(lines)).startswith(f"{i}. {caption}"[:60])
+
+
+def test_long_moves_wrap_in_gif_captions_and_svg_text() -> None:
+    move = "player_2 (random): moon 0 on star 4, die 6 (face 5), counterclockwise -> star 11: +1"
+    frame = np.zeros((50, 400, 3), dtype=np.uint8)
+    out = captioned(frame, move)
+    assert out.shape[0] - 50 >= 2 * 16  # two caption lines above the frame
+    assert drawn(out, "STAR 11: +1", draw.INK)  # the landing star and the score are kept
+    lines = svg_lines(f"20. {move}", 400)
+    assert len(lines) == 2 and " ".join(lines) == f"20. {move}"
 
 
 def test_replays_go_into_folders_made_for_them(tmp_path: Path) -> None:
@@ -110,13 +133,20 @@ def _chromium() -> str | None:
     _chromium() is None,
     reason="no headless Chromium on PATH (Debian/Ubuntu: apt-get install -y chromium)",
 )
-def test_html_replay_renders_and_steps_in_a_headless_browser(tmp_path: Path) -> None:
-    _, _, page = _play(tmp_path, "jupiter_v0")
+@pytest.mark.parametrize(
+    ("env_id", "params"),
+    [("jupiter_v0", []), ("star_master_v0", ["--param", "max_turns=60"])],  # hidden information
+)
+def test_html_replay_renders_and_steps_in_a_headless_browser(
+    tmp_path: Path, env_id: str, params: list[str]
+) -> None:
+    _, _, page = _play(tmp_path, env_id, *params)
     steps = page.read_text().count('<div class="step"')
+    assert steps > 12
 
     def dom(fragment: str) -> str:
-        cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-               f"{page.as_uri()}{fragment}"]  # fmt: skip
+        cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+               "--window-size=1200,900", "--dump-dom", f"{page.as_uri()}{fragment}"]  # fmt: skip
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
         assert done.returncode == 0, done.stderr[-2000:]
         return done.stdout
@@ -125,9 +155,19 @@ def test_html_replay_renders_and_steps_in_a_headless_browser(tmp_path: Path) -> 
     assert re.search(r'<body[^>]*data-step="0"', first)
     assert re.search(r'<body[^>]*data-rendered="yes"', first)  # the SVG board has a size
     assert re.search(r'id="counter">step 0 / ' + str(steps - 1), first)
+    assert re.search(r'<body[^>]*data-list-beside="yes"', first)  # the list beside, at 1200 px
     # "#step=3&next": the page opens at step 3, then its next button steps to 4
     moved = dom("#step=3&next")
     assert re.search(r'<body[^>]*data-step="4"', moved)
     assert re.search(r'id="step-4"(?! hidden)[^>]*>', moved)
     assert re.search(r'id="step-3" hidden', moved)
     assert re.search(r'<li class="current">', moved)
+    # "#step=4&prev": back to 3
+    back = dom("#step=4&prev")
+    assert re.search(r'<body[^>]*data-step="3"', back)
+    assert re.search(r'id="step-3"(?! hidden)[^>]*>', back)
+    assert re.search(r'id="step-4" hidden', back)
+    # a late step: its move is scrolled into view in the move list
+    late = dom(f"#step={steps - 2}")
+    assert re.search(rf'<body[^>]*data-step="{steps - 2}"', late)
+    assert re.search(r'<body[^>]*data-current-visible="yes"', late)
