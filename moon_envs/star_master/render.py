@@ -148,15 +148,10 @@ def _players(img: np.ndarray, state: StarMasterState, top: int, seat: int | None
 
 
 def _status(state: StarMasterState) -> str:
-    if state.is_terminal():
-        won = state.winners()
-        if not won:
-            return "GAME OVER: NOBODY WINS"
-        return (
-            "GAME OVER: " + " ".join(f"P{w}" for w in won) + " WIN" + ("S" if len(won) == 1 else "")
-        )
-    player = state.current_player()
-    return f"P{player} TO MOVE" if player >= 0 else "DICE"
+    """``P1 TO MOVE``, ``DICE`` at a chance node, or the shared end-of-game wording."""
+    if state.is_terminal() or state.current_player() >= 0:
+        return draw.status_text(state)
+    return "DICE"
 
 
 def render_rgb(state: StarMasterState, seat: int | None = None) -> np.ndarray:
@@ -176,4 +171,5 @@ def render_rgb(state: StarMasterState, seat: int | None = None) -> np.ndarray:
     y = top + n * ROW + 4
     draw.caption_line(img, y, 6, WIDTH - 6, _status(state))
     draw.caption_line(img, y + LINE, 6, WIDTH - 6, "LAST: " + last_move_text(state, seat))
+    draw.result_banner(img, state, TOP + 3 * CELL // 2)
     return img
