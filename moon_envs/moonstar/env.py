@@ -79,7 +79,8 @@ Scoring and settlement
   before it scores 1 + the length of that chain, elsewhere it starts a new chain worth 1.
   Points already scored are kept when a chain breaks, and every moon moved before the
   break leaves the board (observation, text and pictures); only moved moons count in a
-  chain. Target 50.
+  chain (``chain_members="moved"``; ``"all"``: the unmoved moons standing on the landing
+  star count too). Target 50.
 * Made (total ≥ bid): the bidder gains the bid. Failed: the bidder gains nothing and is
   excluded from the next auction; every other player gains 10.
 * Game 10: a challenged bid that is made gives the bidder bid + 25 and each challenger
@@ -155,6 +156,8 @@ bets``
 ``challenge_fail_  10                  Game 10: points for each bystander when a
 bonus``                                challenged bid fails
 ``bidder_bets``    ``"made_only"``     or ``"any"`` (Game 11)
+``chain_members``  ``"moved"``         or ``"all"`` (Game 8): whether the unmoved moons
+                                       standing on the landing star count in its chain
 =================  ==================  ===================================================
 
 plus the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``: the ring of
@@ -180,7 +183,8 @@ Each is argued in ``docs/rules.md``; those with a choice are parameters (above).
   (``exclusion_after_no_bid="kept"``), unless nobody at all could bid; an excluded
   organizer still takes the +20 (``excluded_organizer_bonus``); an excluded player places
   no side bet (``excluded_side_bets``).
-* Game 8: scored points stay when a chain breaks; only moved moons count in a chain.
+* Game 8: scored points stay when a chain breaks; only moved moons count in a chain
+  (``chain_members``).
 * Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars (``movement``).
 * Game 10: a challenge counts as a pass for ending the auction; a new bid cancels all
   challenges; the high bidder may not challenge.

@@ -35,6 +35,7 @@ TIE_RULES = ("shared", "none")
 NO_BID_READINGS = ("round_not_played", "organizer_sits_out")
 EXCLUSION_AFTER_NO_BID = ("kept", "spent")
 BIDDER_BETS = ("made_only", "any")
+CHAIN_MEMBERS = ("moved", "all")
 DEFAULT_PLANETS = (5, 5, 10, 10)
 MAX_PLANET_VALUE = 50
 DEFAULT_TARGETS = {"planets": 200, "squares": 100, "chains": 50}
@@ -295,6 +296,10 @@ class MoonstarConfig:
             unchallenged failure).
         bidder_bets: [HOUSE] Game 11, ``"made_only"`` (the bidder may only back their
             own bid) or ``"any"``.
+        chain_members: [HOUSE] Game 8, which moons make a chain: ``"moved"`` (only the
+            moons moved onto the star in a row) or ``"all"`` (the unmoved moons standing
+            on the landing star count too: a moon landing on a star holding two unmoved
+            moons scores 3).
     """
 
     num_players: int = 4
@@ -323,6 +328,7 @@ class MoonstarConfig:
     excluded_side_bets: bool = False
     challenge_fail_bonus: int = 10
     bidder_bets: str = "made_only"
+    chain_members: str = "moved"
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -364,6 +370,7 @@ class MoonstarConfig:
         check_bool("excluded_side_bets", self.excluded_side_bets)
         check_int("challenge_fail_bonus", self.challenge_fail_bonus, 0, 100)
         check_choice("bidder_bets", self.bidder_bets, BIDDER_BETS)
+        check_choice("chain_members", self.chain_members, CHAIN_MEMBERS)
         base = round_rules_from({f: getattr(self, f) for f in ROUND_FIELDS})
         base.validate()
         set_(self, "planets", base.planets)
