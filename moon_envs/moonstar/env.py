@@ -19,7 +19,8 @@ Observation                   ``Dict(observation=Box(-1, 1, (L,), float32),
                               action_mask=Box(0, 1, (A,), int8))``: L = 244 for Game 1
                               with 4 players
 Chance                        first organizer, random setup, the roll (one chance node
-                              over sorted multisets of faces, multinomial probabilities)
+                              over sorted multisets of faces, multinomial probabilities),
+                              the speakers with ``auction_order="random"``
 Hidden information            only Game 11's sealed side bets, until all have bet
 ============================  ==========================================================
 
@@ -35,11 +36,13 @@ A round
 4. *Roll.* One chance node rolls all the dice: its outcomes are the sorted multisets of
    faces (792 for seven dice), likeliest first, with their multinomial probabilities
    (``MoonstarGame.roll_outcome(faces)`` gives the id). Die ``d`` is the ``d``-th smallest.
-5. *Auction.* Starting left of the organizer and going round, each eligible player bids
-   more than the high bid (2..70) or passes; passing is not final. It ends when all other
-   eligible players have passed in a row since the last bid (all of them if nobody bid),
-   or at once on 70 (under Game 10 the others may still challenge a 70). The player who
-   failed last round is excluded (skipped). Nobody bids: the organizer scores +20 and
+5. *Auction.* Starting left of the organizer and going round (``auction_order=
+   "rotation"``), each eligible player bids more than the high bid (2..70) or passes;
+   passing is not final. With ``auction_order="random"`` a chance node draws each speaker
+   uniformly among the eligible players who have not passed since the last bid (the high
+   bidder aside). It ends when all other eligible players have passed since the last bid
+   (all of them if nobody bid), or at once on 70 (under Game 10 the others may still
+   challenge a 70). The player who failed last round is excluded (skipped). Nobody bids: the organizer scores +20 and
    sets up a new round (same organizer); see ``no_bid_reading`` and the exclusion
    parameters below for how that void round counts.
 6. *Game 6:* the high bidder puts the red planet on a star holding a planet.
@@ -102,8 +105,10 @@ that "me" comes first): one-hot seat of the high bidder, challengers, seats barr
 the auction (excluded, or the organizer sitting out),
 organizer, player to move; side bets as made / failed / stake index (own always, others
 only once all have bet); ``tanh(score / 100)`` per seat and
-``tanh((mine − best other) / 50)``.
-``L = 60 + 14M + 2D + 6 + 2 + 9n + 1 + 10 + 10 + menu + 7``.
+``tanh((mine − best other) / 50)``; with ``auction_order="random"`` only, the seats that
+passed since the last bid (n, "me" first).
+``L = 60 + 14M + 2D + 6 + 2 + 9n + 1 + 10 + 10 + menu + 7`` (``+ n`` with
+``auction_order="random"``).
 
 Rewards and info
 ----------------
@@ -158,6 +163,7 @@ bonus``                                challenged bid fails
 ``bidder_bets``    ``"made_only"``     or ``"any"`` (Game 11)
 ``chain_members``  ``"moved"``         or ``"all"`` (Game 8): whether the unmoved moons
                                        standing on the landing star count in its chain
+``auction_order``  ``"rotation"``      or ``"random"``: who speaks next in the auction
 =================  ==================  ===================================================
 
 plus the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``: the ring of
@@ -176,7 +182,8 @@ House rules
 -----------
 Each is argued in ``docs/rules.md``; those with a choice are parameters (above).
 
-* The free-for-all bidding is a turn-based ascending auction.
+* The free-for-all bidding is a turn-based ascending auction, round the table
+  (``auction_order``).
 * The first organizer is uniform (the exact outcome of the four-dice roll-off).
 * "Il ne joue pas ce tour" after a round nobody bids on: the unbid round is void
   (``no_bid_reading``); it does not count as the excluded player's round out

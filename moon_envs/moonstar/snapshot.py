@@ -48,7 +48,8 @@ def validate_state(st: MoonstarState) -> None:
     check_int("round_no", st.round_no, 0, cfg.max_rounds)
     for field in ("excluded", "pending_excluded", "sitting_out", "bidder", "bet_turn"):
         check_int(field, getattr(st, field), -1, n - 1)
-    check_int("to_move", st.to_move, 0, n - 1)
+    drawing = cfg.auction_order == "random" and st.phase == "auction"
+    check_int("to_move", st.to_move, -1 if drawing else 0, n - 1)
     _shape("points", st.points, (n,))
     _shape("planet_value", st.planet_value, (NUM_STARS,))
     _range("planet_value", st.planet_value, 0, 50)
@@ -72,8 +73,13 @@ def validate_state(st: MoonstarState) -> None:
         check_int("high_bid", st.high_bid, MIN_BID, MAX_BID)
     if (st.bidder >= 0) != (st.high_bid > 0):
         raise ConfigError(f"bidder={st.bidder} disagrees with high_bid={st.high_bid}")
-    for field in ("challengers", "bet_side", "bet_idx", "bet_stake"):
+    for field in ("passed", "challengers", "bet_side", "bet_idx", "bet_stake"):
         _shape(field, getattr(st, field), (n,))
+    if st.passes != int(st.passed.sum()) or (st.bidder >= 0 and st.passed[st.bidder]):
+        raise ConfigError(
+            f"passes={st.passes} disagrees with passed={st.passed.tolist()} "
+            f"(the seats that passed since the last bid, never the high bidder)"
+        )
     _range("bet_side", st.bet_side, -1, 1)
     _range("bet_idx", st.bet_idx, 0, max(0, g.num_stakes - 1))
     _range("bet_stake", st.bet_stake, 0, 10**9)

@@ -36,6 +36,7 @@ NO_BID_READINGS = ("round_not_played", "organizer_sits_out")
 EXCLUSION_AFTER_NO_BID = ("kept", "spent")
 BIDDER_BETS = ("made_only", "any")
 CHAIN_MEMBERS = ("moved", "all")
+AUCTION_ORDERS = ("rotation", "random")
 DEFAULT_PLANETS = (5, 5, 10, 10)
 MAX_PLANET_VALUE = 50
 DEFAULT_TARGETS = {"planets": 200, "squares": 100, "chains": 50}
@@ -300,6 +301,10 @@ class MoonstarConfig:
             moons moved onto the star in a row) or ``"all"`` (the unmoved moons standing
             on the landing star count too: a moon landing on a star holding two unmoved
             moons scores 3).
+        auction_order: [HOUSE] who speaks next in the auction: ``"rotation"`` (round
+            the table from the organizer's left) or ``"random"`` (chance draws each
+            speaker among the seats that have not passed since the last bid: the rule
+            book's "no bidding order").
     """
 
     num_players: int = 4
@@ -329,6 +334,7 @@ class MoonstarConfig:
     challenge_fail_bonus: int = 10
     bidder_bets: str = "made_only"
     chain_members: str = "moved"
+    auction_order: str = "rotation"
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -371,6 +377,7 @@ class MoonstarConfig:
         check_int("challenge_fail_bonus", self.challenge_fail_bonus, 0, 100)
         check_choice("bidder_bets", self.bidder_bets, BIDDER_BETS)
         check_choice("chain_members", self.chain_members, CHAIN_MEMBERS)
+        check_choice("auction_order", self.auction_order, AUCTION_ORDERS)
         base = round_rules_from({f: getattr(self, f) for f in ROUND_FIELDS})
         base.validate()
         set_(self, "planets", base.planets)
