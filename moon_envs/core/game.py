@@ -94,7 +94,8 @@ def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
     unknown = sorted(set(kwargs) - set(names))
     if unknown:
         raise ConfigError(
-            f"unknown parameter(s) {unknown} for {config_cls.__name__}; valid parameters: {names}"
+            f"unknown parameter(s) {quote(unknown, 200)} for {config_cls.__name__}; "
+            f"valid parameters: {names}"
         )
     return config_cls(**kwargs)
 
@@ -369,7 +370,7 @@ class State(ABC):
             return self.scores()
         if mode != "win":
             raise ConfigError(
-                f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}"
+                f"reward_mode={quote(mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
             )
         n = self.game.spec.num_players
         out = np.zeros(n, dtype=np.float64)
@@ -389,7 +390,7 @@ class State(ABC):
             return np.asarray(self._scores(), dtype=np.float64) - self._scores_before
         if mode != "win":
             raise ConfigError(
-                f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}"
+                f"reward_mode={quote(mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
             )
         if self._last_win_delta is None:
             return np.zeros(self.game.spec.num_players, dtype=np.float64)

@@ -17,6 +17,7 @@ anything is built: only JSON values, at most :data:`MAX_VALUES` values and
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,10 +39,30 @@ ARRAY_DTYPES = frozenset(
 _TAGS = ("__ndarray__", "__tuple__", "__set__", "__items__")
 
 
+class _ShortRepr(reprlib.Repr):
+    """``repr`` that stops early: a few items of each container, a few levels, short
+    strings and numbers, so quoting a huge value (a long list, a YAML alias bomb, an
+    integer of thousands of digits) costs little."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.maxlevel = 4
+        self.maxtuple = self.maxlist = self.maxarray = self.maxdeque = 12
+        self.maxdict = self.maxset = self.maxfrozenset = 8
+        self.maxstring = self.maxother = limit
+        self.maxlong = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 4000:  # beyond Python's limit for int -> str
+            return f"<int of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
 def quote(value: Any, limit: int = MAX_QUOTE) -> str:
-    """``repr(value)``, cut to ``limit`` characters, for error messages."""
+    """``repr(value)``, cut to ``limit`` characters, for error messages (containers show
+    their first items only; the cost does not grow with the value's size)."""
     try:
-        text = repr(value)
+        text = _ShortRepr(limit).repr(value)
     except Exception:  # a hostile __repr__ must not replace the real error
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -42,9 +42,9 @@ A round
    uniformly among the eligible players who have not passed since the last bid (the high
    bidder aside). It ends when all other eligible players have passed since the last bid
    (all of them if nobody bid), or at once on 70 (under Game 10 the others may still
-   challenge a 70). The player who failed last round is excluded (skipped). Nobody bids: the organizer scores +20 and
-   sets up a new round (same organizer); see ``no_bid_reading`` and the exclusion
-   parameters below for how that void round counts.
+   challenge a 70). The player who failed last round is excluded (skipped). Nobody
+   bids: the organizer scores +20 and sets up a new round (same organizer); see
+   ``no_bid_reading`` and the exclusion parameters below for how that void round counts.
 6. *Game 6:* the high bidder puts the red planet on a star holding a planet.
 7. *Game 11:* every player, bidder first, places a sealed side bet (an excluded player
    does not, unless ``excluded_side_bets``).

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.core.game import ConfigError, check_choice, check_int
+from moon_envs.core.snapshot import quote
 from moon_envs.moonstar.constants import PHASES
 from moon_envs.moonstar.variants import MAX_BID, MAX_MOONS_PER_STAR, MIN_BID, NUM_STARS
 
@@ -114,4 +115,4 @@ def validate_state(st: MoonstarState) -> None:
     if st.phase == "play" and not np.array_equal(st.play_block, st.build_play_block()):
         raise ConfigError("play_block disagrees with the moons and dice left to play")
     if st.to_act != st._compute_player():
-        raise ConfigError(f"to_act={st.to_act} disagrees with the phase {st.phase!r}")
+        raise ConfigError(f"to_act={quote(st.to_act)} disagrees with the phase {st.phase!r}")

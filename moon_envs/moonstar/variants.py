@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from moon_envs.core.game import ConfigError, check_bool, check_choice, check_int
+from moon_envs.core.snapshot import quote
 
 NUM_STARS = 12
 MAX_MOONS_PER_STAR = 3
@@ -144,20 +145,27 @@ class RoundRules:
                     f"got num_moons={m}, num_dice={d}"
                 )
         if not isinstance(self.planets, tuple):
-            raise ConfigError(f"{p}planets must be a list of planet values, got {self.planets!r}")
-        for v in self.planets:
-            check_int(p + "planets[i]", v, 1, MAX_PLANET_VALUE)
+            raise ConfigError(
+                f"{p}planets must be a list of planet values, got {quote(self.planets)}"
+            )
+        if len(self.planets) > 6:
+            raise ConfigError(
+                f"{p}planets={quote(list(self.planets))}: Game 5 uses 1..6 planets, not "
+                f"{len(self.planets)}"
+            )
+        for i, v in enumerate(self.planets):
+            check_int(f"{p}planets[{i}]", v, 1, MAX_PLANET_VALUE)
         if self.scoring == "planets":
             if not 1 <= len(self.planets) <= 6:
                 raise ConfigError(
-                    f"{p}planets={list(self.planets)}: Game 5 uses 1..6 planets "
+                    f"{p}planets={quote(list(self.planets))}: Game 5 uses 1..6 planets "
                     f"(planet scoring needs at least one)"
                 )
         elif self.planets:
             game = 7 if self.scoring == "squares" else 8
             raise ConfigError(
-                f"{p}planets={list(self.planets)} with scoring={self.scoring!r}: Game {game} uses "
-                f"no planets (pass planets=[] or leave it unset)"
+                f"{p}planets={quote(list(self.planets))} with scoring={self.scoring!r}: "
+                f"Game {game} uses no planets (pass planets=[] or leave it unset)"
             )
         if self.favourite_star and self.scoring != "planets":
             raise ConfigError(
@@ -174,9 +182,9 @@ class RoundRules:
 
 def round_rules_from(params: Mapping[str, Any], base: RoundRules | None = None) -> RoundRules:
     """Resolve round-level params (``planets=None`` -> the scoring's default) over ``base``."""
-    unknown = sorted(set(params) - set(ROUND_FIELDS))
+    unknown = [k for k in params if k not in ROUND_FIELDS]
     if unknown:
-        raise ConfigError(f"unknown round rule(s) {unknown}; valid: {list(ROUND_FIELDS)}")
+        raise ConfigError(f"unknown round rule(s) {quote(unknown)}; valid: {list(ROUND_FIELDS)}")
     kw = dict(params)
     scoring = kw.get("scoring", base.scoring if base else "planets")
     if "planets" in kw:
@@ -352,18 +360,7 @@ class MoonstarConfig:
             set_(self, "dealer_menu", base_params.get("dealer_menu", ()))
         planets = _untuple(self.planets)
         set_(self, "planets", planets)
-        fr = _untuple(self.bet_fractions)
-        if not isinstance(fr, tuple) or not fr:
-            raise ConfigError(f"bet_fractions must be a non-empty list of fractions, got {fr!r}")
-        fr = tuple(float(x) for x in fr)
-        if fr[0] != 0.0 or any(not 0.0 < x <= 1.0 for x in fr[1:]) or len(set(fr)) != len(fr):
-            raise ConfigError(
-                f"bet_fractions={list(fr)}: must start with 0.0 and then list distinct "
-                f"fractions in (0, 1]"
-            )
-        if len(fr) > 8:
-            raise ConfigError(f"bet_fractions has {len(fr)} entries; allowed: at most 8")
-        set_(self, "bet_fractions", fr)
+        set_(self, "bet_fractions", _fractions(self.bet_fractions))
         check_choice("setup", self.setup, SETUPS)
         if self.first_organizer != "roll":
             check_int("first_organizer", self.first_organizer, 0, self.num_players - 1)
@@ -384,7 +381,7 @@ class MoonstarConfig:
         menu = _untuple(self.dealer_menu)
         if not isinstance(menu, tuple):
             raise ConfigError(
-                f"dealer_menu must be a list of game numbers or mappings, got {menu!r}"
+                f"dealer_menu must be a list of game numbers or mappings, got {quote(menu)}"
             )
         if len(menu) > 16:
             raise ConfigError(f"dealer_menu has {len(menu)} entries; allowed: at most 16")
@@ -401,6 +398,25 @@ class MoonstarConfig:
         return rounds if rounds else (base,)
 
 
+def _fractions(value: Any) -> tuple[float, ...]:
+    """The validated side-bet stakes: 0.0, then up to 7 distinct fractions in (0, 1]."""
+    fr = _untuple(value)
+    if not isinstance(fr, tuple) or not fr:
+        raise ConfigError(f"bet_fractions must be a non-empty list of fractions, got {quote(fr)}")
+    if len(fr) > 8:
+        raise ConfigError(f"bet_fractions has {len(fr)} entries; allowed: at most 8")
+    for i, x in enumerate(fr):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0.0 <= x <= 1.0:
+            raise ConfigError(f"bet_fractions[{i}]={quote(x)} must be a number in 0..1")
+    fr = tuple(float(x) for x in fr)
+    if fr[0] != 0.0 or 0.0 in fr[1:] or len(set(fr)) != len(fr):
+        raise ConfigError(
+            f"bet_fractions={quote(list(fr))}: must start with 0.0 and then list distinct "
+            f"fractions in (0, 1]"
+        )
+    return fr
+
+
 def _menu_rules(menu: tuple, base: RoundRules) -> tuple[tuple, tuple[RoundRules, ...]]:
     """Validate the dealer's menu: (normalised hashable menu, its round rule sets)."""
     rounds = []
@@ -412,11 +428,14 @@ def _menu_rules(menu: tuple, base: RoundRules) -> tuple[tuple, tuple[RoundRules,
             rr = round_rules_from(_game_round_params(entry), base=RoundRules())
             norm_menu.append(int(entry))
         else:
-            if isinstance(entry, tuple):  # the hashable form below
-                entry = dict(entry)
+            if isinstance(entry, tuple):  # the hashable form below: (rule, value) pairs
+                try:
+                    entry = dict(entry)
+                except (TypeError, ValueError):
+                    entry = tuple(entry)
             if not isinstance(entry, Mapping):
                 raise ConfigError(
-                    f"dealer_menu[{i}]={entry!r}: an entry is a game number 1..11 or a "
+                    f"dealer_menu[{i}]={quote(entry)}: an entry is a game number 1..11 or a "
                     f"mapping of round rules {list(ROUND_FIELDS)}"
                 )
             entry = {k: _untuple(v) for k, v in entry.items()}
