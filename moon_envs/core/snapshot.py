@@ -8,7 +8,8 @@ and mappings with string keys, plus four tagged mappings for what JSON lacks:
 not strings).
 
 Snapshots may come from files or other programs, so decoding checks everything before
-anything is built: only JSON values, at most :data:`MAX_VALUES` values and
+anything is built: only JSON values (finite numbers: no NaN or infinity, which strict JSON
+lacks), at most :data:`MAX_VALUES` values and
 :data:`MAX_DEPTH` levels of nesting, arrays only of the numeric dtypes in
 :data:`ARRAY_DTYPES` whose data matches their declared shape. Every problem is a
 :class:`ConfigError` naming the field; quoted values are cut to :data:`MAX_QUOTE` characters.
@@ -128,6 +129,8 @@ class _Decoder:
         if v is None or isinstance(v, (bool, int)):
             return v
         if isinstance(v, float):
+            if not math.isfinite(v):
+                raise ConfigError(f"{field}={v} is not allowed; snapshot numbers are finite")
             return float(v)
         if isinstance(v, str):
             self.spend(len(v) // 64, field)
@@ -203,7 +206,11 @@ class _Decoder:
         allowed_kinds = {"b": "b", "i": "biu", "u": "biu", "f": "biuf"}[target.kind]
         if size and raw.dtype.kind not in allowed_kinds:
             raise ConfigError(f"{field}: values of kind {raw.dtype} cannot be stored as {dtype}")
+        if raw.dtype.kind == "f" and not np.isfinite(raw).all():
+            raise ConfigError(f"{field}: non-finite values (nan, inf) are not allowed")
         arr = raw.astype(target).reshape(shape)
+        if target.kind == "f" and not np.isfinite(arr).all():  # e.g. 1e300 as float16
+            raise ConfigError(f"{field}: values out of range for {dtype}")
         if target.kind in "iu" and size and not np.array_equal(arr, raw.reshape(shape)):
             raise ConfigError(f"{field}: values out of range for {dtype}")
         return arr

@@ -37,6 +37,78 @@ def _range(field: str, value: np.ndarray, low: int, high: int) -> None:
         raise ConfigError(f"{field}[{i}]={v} is out of range; allowed: {low}..{high}")
 
 
+NO_BID_REPORT = ("round", "organizer", "no_bid", "score_changes")
+ROUND_REPORT = (
+    "round",
+    "organizer",
+    "no_bid",
+    "bidder",
+    "bid",
+    "achieved",
+    "made",
+    "best_total",
+    "regret",
+    "rules",
+    "challengers",
+    "side_bets",
+    "score_changes",
+)
+
+
+def _int(field: str, value: object, low: int, high: int, none_ok: bool = False) -> None:
+    if value is None and none_ok:
+        return
+    check_int(field, value, low, high)
+
+
+def _int_list(field: str, value: object, size: int, low: int, high: int) -> None:
+    if not isinstance(value, list) or len(value) != size:
+        raise ConfigError(f"{field} must be a list of {size} integers, got {quote(value)}")
+    for i, v in enumerate(value):
+        check_int(f"{field}[{i}]", v, low, high)
+
+
+def check_report(st: MoonstarState) -> None:
+    """The round report (``info()["round_report"]``): ``None`` or a mapping with exactly
+    the keys of a no-bid round or of a played round, each of its type and range."""
+    rep = st.report
+    if rep is None:
+        return
+    if not isinstance(rep, dict):
+        raise ConfigError(f"report must be null or a round report mapping, got {quote(rep)}")
+    g = st.game
+    n = g.n
+    big = 10**9
+    keys = NO_BID_REPORT if rep.get("no_bid") is True else ROUND_REPORT
+    if set(rep) != set(keys):
+        raise ConfigError(
+            f"report has keys {quote(sorted(map(str, rep)), 200)}; a "
+            f"{'no-bid' if keys is NO_BID_REPORT else 'played'} round's report has {list(keys)}"
+        )
+    _int("report.round", rep["round"], 1, g.config.max_rounds)
+    _int("report.organizer", rep["organizer"], 0, n - 1)
+    _int_list("report.score_changes", rep["score_changes"], n, -big, big)
+    if keys is NO_BID_REPORT:
+        return
+    if rep["no_bid"] is not False or not isinstance(rep["made"], bool):
+        raise ConfigError(
+            f"report.no_bid and report.made must be true or false, got "
+            f"{quote(rep['no_bid'])} and {quote(rep['made'])}"
+        )
+    _int("report.bidder", rep["bidder"], 0, n - 1)
+    _int("report.bid", rep["bid"], MIN_BID, MAX_BID)
+    _int("report.achieved", rep["achieved"], 0, big)
+    _int("report.best_total", rep["best_total"], 0, big, none_ok=True)
+    _int("report.regret", rep["regret"], 0, big, none_ok=True)
+    _int("report.rules", rep["rules"], 0, len(g.rounds) - 1)
+    _int_list("report.side_bets", rep["side_bets"], n, -big, big)
+    challengers = rep["challengers"]
+    if not isinstance(challengers, list) or len(challengers) > n:
+        raise ConfigError(f"report.challengers must list seats, got {quote(challengers)}")
+    for i, seat in enumerate(challengers):
+        check_int(f"report.challengers[{i}]", seat, 0, n - 1)
+
+
 def validate_state(st: MoonstarState) -> None:
     """Raise :class:`ConfigError` unless ``st`` is a position Moonstar can reach."""
     g = st.game
@@ -105,6 +177,7 @@ def validate_state(st: MoonstarState) -> None:
         not isinstance(v, int) or not 1 <= v <= 50 for v in st.planets_to_place
     ):
         raise ConfigError("planets_to_place must list planet values 1..50")
+    check_report(st)
     _shape("board", st.board, (g.board_len,))
     # at a player's turn the board must equal its from-scratch value (chance nodes are
     # passed through at once and may hold a board still being updated)
