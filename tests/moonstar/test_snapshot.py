@@ -137,6 +137,6 @@ def test_non_finite_numbers_are_refused_anywhere_in_a_snapshot():
     ):
         bad = json.loads(json.dumps(snap))
         edit(bad)
-        with pytest.raises(ConfigError, match="finite|non-finite"):
+        with pytest.raises(ConfigError, match=r"finite|non-finite"):
             env.set_state(bad)
         json.dumps(env.get_state(), allow_nan=False)  # still strict JSON
