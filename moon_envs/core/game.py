@@ -313,19 +313,20 @@ class State(ABC):
         player = self._current_player()
         a = action if type(action) is int else action_index(action, self.game.spec.num_actions)
         if player == TERMINAL:
-            raise IllegalActionError(f"the game is over; action {a} cannot be applied")
+            raise IllegalActionError(f"the game is over; action {quote(a)} cannot be applied")
         if player == CHANCE:
             if not self._is_chance_outcome(a):
                 outcomes = [o for o, _ in self._chance_outcomes()]
                 shown = outcomes if len(outcomes) <= 50 else [*outcomes[:50], "..."]
                 raise IllegalActionError(
-                    f"chance outcome {a} is not possible here; possible outcomes: {shown}"
+                    f"chance outcome {quote(a)} is not possible here; possible outcomes: {shown}"
                 )
         elif not self._is_legal(a):
             legal = np.flatnonzero(self._legal_mask()).tolist()
+            shown = legal if len(legal) <= 200 else [*legal[:200], "..."]
             raise IllegalActionError(
-                f"action {a} ({self._describe(a)}) is illegal for player {player}; "
-                f"legal actions: {legal}"
+                f"action {quote(a)} ({self._describe(a)}) is illegal for player {player}; "
+                f"legal actions: {shown}"
             )
         self._apply_checked(a, player)
 

@@ -283,6 +283,7 @@ def check_same_config(expected: Mapping[str, Any], given: Any) -> None:
 
 ENV_FIELDS = (
     "env",
+    "env_params",
     "state",
     "rng",
     "agents",
