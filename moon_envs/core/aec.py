@@ -19,11 +19,13 @@ class, metadata and renderer. The adapter provides, for all of them:
 * actions are integers: ints, numpy integers, 0-d integer arrays or integral floats;
   anything else (``0.7``, ``nan``, ``True``, ``"3"``, objects) is an
   :class:`IllegalActionError` in both modes, with the env untouched;
-* PettingZoo's call order: ``step`` / ``last`` / ``observe`` / ``state`` / ``render``
-  before ``reset()``, and ``last()`` once every agent is done, raise
+* PettingZoo's call order: ``step`` / ``last`` / ``observe`` / ``state`` / ``render`` /
+  ``agent_iter`` before ``reset()``, and ``last()`` once every agent is done, raise
   :class:`CallOrderError` (a ``RuntimeError`` and, like PettingZoo's order-enforcing
-  wrapper's errors, an ``AssertionError``); ``step()`` once every agent is done only warns,
-  as that wrapper does;
+  wrapper's errors, an ``AssertionError``); reading ``agents``, ``agent_selection``,
+  ``rewards``, ``terminations``, ``truncations`` or ``infos`` before ``reset()`` raises
+  :class:`NotResetError` (also an ``AttributeError``, as in that wrapper); ``step()`` once
+  every agent is done only warns, as that wrapper does;
 * ``get_state()`` / ``set_state()`` snapshots (JSON-friendly) and ``copy.deepcopy`` / pickle
   that keep the position mid-game, the random generator and PettingZoo's agent-selection
   bookkeeping included; a snapshot records the env's ``reward_mode`` and
@@ -77,6 +79,27 @@ class CallOrderError(RuntimeError, AssertionError):
     """A method called when the env cannot answer it: before ``reset()``, or ``last()``
     once every agent is done. It is a ``RuntimeError`` and, like the errors of PettingZoo's
     order-enforcing wrapper, an ``AssertionError``."""
+
+
+class NotResetError(CallOrderError, AttributeError):
+    """An attribute of the episode (``agents``, ``agent_selection``, ``rewards``, ...) read
+    before ``reset()``. Like PettingZoo's order-enforcing wrapper it is an
+    ``AttributeError`` (so ``hasattr`` answers False), and a :class:`CallOrderError`."""
+
+
+EPISODE_ATTRIBUTES = frozenset(
+    {
+        "agents",
+        "agent_selection",
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "_cumulative_rewards",
+        "num_agents",
+    }
+)
+"""Attributes that exist from ``reset()`` on."""
 
 
 class MoonAECEnv(AECEnv):
@@ -138,6 +161,17 @@ class MoonAECEnv(AECEnv):
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self.game_state: State | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # called only for attributes not found: the episode's, before reset()
+        if name in EPISODE_ATTRIBUTES:
+            raise NotResetError(f"reset() needs to be called before {name}.")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's agent iterator; a :class:`CallOrderError` before ``reset()``."""
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
 
     # ---- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

@@ -161,3 +161,32 @@ def test_unknown_agents_are_named():
         env.observe("player_7")
     with pytest.raises(ValueError, match="unknown agent"):
         env.agent_view("nobody")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize(
+    "name", ["agents", "agent_selection", "num_agents", "rewards", "terminations", "infos"]
+)
+def test_episode_attributes_before_reset_are_clear_errors(env_id, name):
+    from moon_envs.core.aec import NotResetError
+
+    env = moon_envs.make(env_id)
+    with pytest.raises(NotResetError, match=rf"reset\(\) needs to be called before {name}"):
+        getattr(env, name)
+    # like PettingZoo's order-enforcing wrapper: an AttributeError, so hasattr says False
+    assert not hasattr(env, name)
+    with pytest.raises(CallOrderError):
+        getattr(env, name)
+    env.reset(seed=0)
+    assert getattr(env, name) is not None
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_agent_iter_before_reset_is_a_clear_error(env_id):
+    env = moon_envs.make(env_id)
+    with pytest.raises(CallOrderError, match=r"reset\(\) needs to be called before agent_iter"):
+        env.agent_iter()
+    with pytest.raises(AssertionError):  # PettingZoo's wrapper raises AssertionError
+        env.agent_iter()
+    with pytest.raises(AttributeError, match="no attribute 'colour'"):
+        env.colour
