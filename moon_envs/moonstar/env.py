@@ -193,12 +193,13 @@ Each is argued in ``docs/rules.md``; those with a choice are parameters (above).
 * Game 8: scored points stay when a chain breaks; only moved moons count in a chain
   (``chain_members``).
 * Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars (``movement``).
-* Game 10: a challenge counts as a pass for ending the auction; a new bid cancels all
-  challenges; the high bidder may not challenge.
+* Game 10: a challenge takes the challenger's turn and counts as a pass for ending the
+  auction (part of the auction's turn structure, ``auction_order``); a new bid cancels
+  all challenges; the high bidder may not challenge.
 * Game 10: bystanders gain ``challenge_fail_bonus`` (10) when a challenged bid fails.
 * Game 11: the bidder may only back "made" (``bidder_bets``); stakes are discretised
   (``bet_fractions``).
-* Game 12: the organizer chooses before setup; the target is the config's.
+* Game 12: the organizer chooses before setup; the target is the config's (``target``).
 * The timer is a move budget; ``max_rounds`` bounds the game (highest score wins).
 * Ties share the win (``ties``).
 
@@ -207,7 +208,10 @@ Version history
 * v1 (moon-envs 0.2.0): Game 10's 70 can be challenged; a broken Game 8 chain's moons
   leave the board; an exclusion survives a round nobody bids on and bars side bets; the
   house readings above became parameters (and Game 9's literal reading,
-  ``movement="double_double"``); snapshots are validated field by field.
+  ``movement="double_double"``); snapshots are validated field by field. Later, with
+  every default unchanged: ``chain_members`` and ``auction_order``; positions record who
+  passed since the last bid and env snapshots the env's ``reward_mode`` and
+  ``illegal_action``, so snapshots taken before are refused (take new ones).
 * v0 (moon-envs 0.1.0): first release.
 """
 
