@@ -55,11 +55,13 @@ ROUND_FIELDS = (
 )
 
 
-def _untuple(value: Any) -> Any:
+def _untuple(value: Any, field: str = "value", depth: int = 0) -> Any:
     """Accept lists as well as tuples for tuple fields, recursively (menu entries nest
-    them)."""
+    them); deeper than 8 levels is an error naming ``field``."""
     if isinstance(value, (list, tuple)):
-        value = tuple(_untuple(v) for v in value)
+        if depth >= 8:
+            raise ConfigError(f"{field} is nested too deeply; allowed: at most 8 levels")
+        value = tuple(_untuple(v, field, depth + 1) for v in value)
     return value
 
 
@@ -188,7 +190,7 @@ def round_rules_from(params: Mapping[str, Any], base: RoundRules | None = None) 
     kw = dict(params)
     scoring = kw.get("scoring", base.scoring if base else "planets")
     if "planets" in kw:
-        planets = _untuple(kw["planets"])
+        planets = _untuple(kw["planets"], "planets")
         if planets is None:
             planets = DEFAULT_PLANETS if scoring == "planets" else ()
         kw["planets"] = planets
@@ -358,7 +360,7 @@ class MoonstarConfig:
             set_(self, "planets", base_params["planets"])
         if self.dealer_menu is None:
             set_(self, "dealer_menu", base_params.get("dealer_menu", ()))
-        planets = _untuple(self.planets)
+        planets = _untuple(self.planets, "planets")
         set_(self, "planets", planets)
         set_(self, "bet_fractions", _fractions(self.bet_fractions))
         check_choice("setup", self.setup, SETUPS)
@@ -378,7 +380,7 @@ class MoonstarConfig:
         base = round_rules_from({f: getattr(self, f) for f in ROUND_FIELDS})
         base.validate()
         set_(self, "planets", base.planets)
-        menu = _untuple(self.dealer_menu)
+        menu = _untuple(self.dealer_menu, "dealer_menu")
         if not isinstance(menu, tuple):
             raise ConfigError(
                 f"dealer_menu must be a list of game numbers or mappings, got {quote(menu)}"
@@ -400,7 +402,7 @@ class MoonstarConfig:
 
 def _fractions(value: Any) -> tuple[float, ...]:
     """The validated side-bet stakes: 0.0, then up to 7 distinct fractions in (0, 1]."""
-    fr = _untuple(value)
+    fr = _untuple(value, "bet_fractions")
     if not isinstance(fr, tuple) or not fr:
         raise ConfigError(f"bet_fractions must be a non-empty list of fractions, got {quote(fr)}")
     if len(fr) > 8:
@@ -438,7 +440,7 @@ def _menu_rules(menu: tuple, base: RoundRules) -> tuple[tuple, tuple[RoundRules,
                     f"dealer_menu[{i}]={quote(entry)}: an entry is a game number 1..11 or a "
                     f"mapping of round rules {list(ROUND_FIELDS)}"
                 )
-            entry = {k: _untuple(v) for k, v in entry.items()}
+            entry = {k: _untuple(v, f"dealer_menu[{i}]") for k, v in entry.items()}
             rr = round_rules_from(entry, base=base)
             norm_menu.append(tuple(sorted(entry.items())))
         rr.validate(where)

@@ -13,6 +13,9 @@ from moon_envs.core.game import ConfigError
 from moon_envs.registry import valid_params
 
 MAX_MESSAGE = 500
+DEEP: list = [1]
+for _ in range(5000):
+    DEEP = [DEEP]
 BAD_VALUES = {
     "None": None,
     "str": "x",
@@ -27,6 +30,7 @@ BAD_VALUES = {
     "long_text": "x" * 10**5,
     "nested_strings": [["x"]],
     "huge_int": 10**5000,
+    "deeply_nested": DEEP,
 }
 # Known failures left to the games' own modules, each naming the field (see the reason).
 _CARDS = "moonwakers_v0 cards: the message quotes the whole value (repr, not quote())"
@@ -35,6 +39,7 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("moonwakers_v0", "cards", "long_ones"): _CARDS,
     ("moonwakers_v0", "cards", "long_text"): _CARDS,
     ("moonwakers_v0", "cards", "huge_int"): _CARDS + "; repr of a 5000-digit int raises ValueError",
+    ("moonwakers_v0", "cards", "deeply_nested"): _CARDS + "; repr of a deep list: RecursionError",
     ("star_master_v0", "forget_prob", "huge_int"): (
         "star_master_v0 forget_prob: float() of a 5000-digit int raises OverflowError"
     ),
