@@ -34,9 +34,33 @@ class UsageError(Exception):
 
 def parse_value(text: str) -> Any:
     """A ``--param`` value: ``3`` -> 3, ``0.5`` -> 0.5, ``true`` -> True, ``none`` -> None,
-    ``[3,5,8]`` -> a list, ``{"a": 1}`` -> a mapping (JSON, or YAML's safe subset when PyYAML
-    is installed, e.g. ``[a, b]``), anything else -> the text itself."""
+    ``[3,5,8]`` -> a list, ``{"a": 1}`` -> a mapping (JSON, or YAML's flow style when PyYAML
+    is installed, e.g. ``[a, b]``), anything else -> the text itself.
+
+    Lists and mappings are read as config files are: duplicate keys, YAML anchors and
+    aliases and nesting deeper than 32 levels are refused with a short message."""
     import json
+
+    from moon_envs.core.snapshot import quote
+
+    max_depth = 32
+
+    def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ValueError(f"duplicate key {quote(key)}")
+            out[key] = value
+        return out
+
+    def depth(value: Any) -> int:  # nesting of lists and mappings, without recursion
+        deepest, todo = 0, [(value, 0)]
+        while todo:
+            v, d = todo.pop()
+            if isinstance(v, (list, dict)):
+                deepest = max(deepest, d + 1)
+                todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+        return deepest
 
     low = text.strip().lower()
     if low in ("true", "yes", "on"):
@@ -51,21 +75,28 @@ def parse_value(text: str) -> Any:
         except ValueError:
             pass
     if text.strip()[:1] in ("[", "{"):
+        shown = quote(text)
         try:
-            return json.loads(text)
-        except json.JSONDecodeError:
+            value = json.loads(text, object_pairs_hook=no_duplicate_keys)
+        except (json.JSONDecodeError, RecursionError):
             pass
-        try:
-            import yaml
+        except ValueError as exc:  # a duplicate key, or a number too long to convert
+            raise UsageError(f"--param value {shown}: {quote(str(exc), 200)}") from None
+        else:
+            if depth(value) > max_depth:
+                raise UsageError(f"--param value {shown} is nested deeper than {max_depth} levels")
+            return value
+        try:  # YAML's flow style, read by the strict loader of config files
+            from agents.config import load_yaml_text
         except ImportError:
             raise UsageError(
-                f"--param value {text!r} is not valid JSON (write lists as [3,5,8] and "
+                f"--param value {shown} is not valid JSON (write lists as [3,5,8] and "
                 'mappings as {"key": 1})'
             ) from None
         try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise UsageError(f"--param value {text!r} is neither JSON nor YAML: {exc}") from None
+            return load_yaml_text(text, "--param value")
+        except ConfigError as exc:
+            raise UsageError(f"--param value {shown} is neither JSON nor YAML: {exc}") from None
     return text
 
 

@@ -267,8 +267,10 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     "output.dir": "/tmp/runs"}``; they are validated like the file's own values.
 
     The file must be UTF-8 YAML of at most :data:`MAX_CONFIG_BYTES` bytes holding one
-    mapping; empty files, duplicate keys, anchors and aliases (``&a`` / ``*a``) and nesting
-    deeper than :data:`MAX_YAML_DEPTH` are refused with a :class:`ConfigError`.
+    mapping; empty files and empty mappings (``{}``: a config names at least ``env.id``),
+    duplicate keys, anchors and aliases (``&a`` / ``*a``), nesting deeper than
+    :data:`MAX_YAML_DEPTH` and values YAML cannot convert are refused with a
+    :class:`ConfigError`.
     """
     p = Path(path)
     if not p.is_file():
@@ -290,19 +292,36 @@ def read_yaml(p: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{p}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from None
-    loader = StrictYamlLoader(text)  # a safe loader: no Python tags
-    loader.name = str(p)  # error marks name the file
-    try:
-        data = loader.get_single_data()
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{p}: not valid YAML: {_cut(str(exc), 400)}") from None
-    finally:
-        loader.dispose()
-    if data is None:
-        raise ConfigError(f"{p}: the config is empty; a config is a YAML mapping (see configs/)")
+    data = load_yaml_text(text, str(p))
+    if data is None or data == {}:
+        raise ConfigError(
+            f"{p}: the config is empty; a config is a YAML mapping that names at least "
+            "env.id, the environment to train on (e.g. env: {id: jupiter_v0}); see configs/"
+        )
     if not isinstance(data, dict):
         raise ConfigError(f"{p}: the top level must be a mapping, got {type(data).__name__}")
     return data
+
+
+def load_yaml_text(text: str, source: str = "value") -> Any:
+    """The data of the YAML document ``text``, read with :class:`StrictYamlLoader` (no
+    anchors or aliases, no duplicate keys, at most :data:`MAX_YAML_DEPTH` levels).
+
+    Every problem, including values PyYAML cannot convert (an integer of thousands of
+    digits), is a short :class:`ConfigError` naming ``source``.
+    """
+    loader = StrictYamlLoader(text)  # a safe loader: no Python tags
+    loader.name = source  # error marks name the source
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {_cut(str(exc), 400)}") from None
+    except (ValueError, RecursionError, OverflowError) as exc:
+        raise ConfigError(
+            f"{source}: a value cannot be read ({type(exc).__name__}: {_cut(str(exc), 200)})"
+        ) from None
+    finally:
+        loader.dispose()
 
 
 class StrictYamlLoader(yaml.SafeLoader):

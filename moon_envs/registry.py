@@ -19,6 +19,7 @@ from typing import Any
 
 from moon_envs.core.aec import ENV_PARAMS, MoonAECEnv
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 from moon_envs.core.wrappers import SingleAgentEnv
 
 
@@ -69,7 +70,7 @@ def get_entry(env_id: str) -> EnvEntry:
         return _ENVS[env_id]
     except KeyError:
         raise ConfigError(
-            f"unknown environment id {env_id!r}; registered ids: {list_envs()}"
+            f"unknown environment id {quote(env_id)}; registered ids: {list_envs()}"
         ) from None
 
 
@@ -92,7 +93,8 @@ def make(env_id: str, **params: Any) -> MoonAECEnv:
     unknown = sorted(set(params) - set(valid_params(env_id)))
     if unknown:
         raise ConfigError(
-            f"unknown parameter(s) {unknown} for {env_id}; valid parameters: {valid_params(env_id)}"
+            f"unknown parameter(s) {quote(unknown, 200)} for {env_id}; valid parameters: "
+            f"{valid_params(env_id)}"
         )
     return cls(**{**entry.defaults, **params})
 

@@ -22,9 +22,88 @@ import numpy as np
 
 from agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 
 MODEL_JSON = "model.json"
 STATE_FILE = "module_state.pt"
+META_KEYS = {"env_id", "net_arch", "params", "activation", "trainer"}
+"""Fields of ``model.json`` (``env_id`` and ``net_arch`` are required)."""
+ACTIVATIONS = ("tanh", "relu")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_model_meta(path: Path) -> dict[str, Any]:
+    """``model.json`` of an RLlib model directory, checked like a ``ppo:`` checkpoint's
+    description before anything is built from it (no ray needed).
+
+    It must be a UTF-8 JSON object of at most 1 MiB with exactly the fields of
+    :data:`META_KEYS` (``env_id`` and ``net_arch`` required): a registered env id, params
+    that env accepts, ``net_arch`` a list of at most 32 layer sizes 1..65536 whose network
+    has at most 50 million parameters, and an activation the trainer writes. Every problem
+    is a :class:`ConfigError` naming the file and the field.
+    """
+    from agents.checkpoint import MAX_JSON_BYTES, MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH
+    from agents.checkpoint import _parameter_count
+    from moon_envs import list_envs, make
+
+    where = str(path)
+    if path.stat().st_size > MAX_JSON_BYTES:
+        raise ConfigError(f"{where}: larger than {MAX_JSON_BYTES} bytes")
+    raw = path.read_bytes()
+    try:
+        meta = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text (byte offset {exc.start})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{where}: not valid JSON ({_cut(str(exc), 200)})") from None
+    if not isinstance(meta, dict):
+        raise ConfigError(f"{where}: must hold a JSON object, got {type(meta).__name__}")
+    unknown = sorted(set(meta) - META_KEYS)
+    missing = sorted({"env_id", "net_arch"} - set(meta))
+    if unknown or missing:
+        raise ConfigError(
+            f"{where}: unknown field(s) {quote(unknown, 200)} / missing field(s) {missing}; "
+            f"allowed fields: {sorted(META_KEYS)}"
+        )
+    env_id = meta["env_id"]
+    if env_id not in list_envs():
+        raise ConfigError(f"{where}: env_id={quote(env_id)} is not allowed; allowed: {list_envs()}")
+    params = meta.get("params", {})
+    if not isinstance(params, dict):
+        raise ConfigError(f"{where}: params must be a JSON object, got {quote(params)}")
+    try:
+        env = make(env_id, **params)
+    except (ConfigError, TypeError) as exc:
+        raise ConfigError(f"{where}: params: {_cut(str(exc), 300)}") from None
+    arch = meta["net_arch"]
+    if (
+        not isinstance(arch, list)
+        or not 1 <= len(arch) <= MAX_LAYERS
+        or not all(type(v) is int and 1 <= v <= MAX_WIDTH for v in arch)
+    ):
+        raise ConfigError(
+            f"{where}: net_arch={quote(arch)} must be a list of 1..{MAX_LAYERS} layer sizes "
+            f"in 1..{MAX_WIDTH}"
+        )
+    agent = env.possible_agents[0]
+    inputs = int(np.prod(env.observation_space(agent)["observation"].shape))
+    n_params = _parameter_count(inputs, arch, int(env.action_space(agent).n))
+    if n_params > MAX_PARAMETERS:
+        raise ConfigError(
+            f"{where}: net_arch={quote(arch)} describes {n_params} parameters; "
+            f"allowed: at most {MAX_PARAMETERS}"
+        )
+    if meta.get("activation", "tanh") not in ACTIVATIONS:
+        raise ConfigError(
+            f"{where}: activation={quote(meta['activation'])} is not allowed; "
+            f"allowed: {list(ACTIVATIONS)}"
+        )
+    if not isinstance(meta.get("trainer", ""), str):
+        raise ConfigError(f"{where}: trainer must be a string, got {quote(meta['trainer'])}")
+    return meta
 
 
 def build_module(meta: dict[str, Any]) -> Any:
@@ -87,20 +166,30 @@ class RllibAgent:
         """Load ``<path>/model.json`` + ``module_state.pt`` (``path`` may be a run folder)."""
         from agents.rllib import require_ray
 
+        from agents.checkpoint import MAX_WEIGHTS_BYTES
+
         p = Path(path)
         if (p / "model" / MODEL_JSON).is_file():
             p = p / "model"
         if not (p / MODEL_JSON).is_file() or not (p / STATE_FILE).is_file():
             raise ConfigError(
-                f"{str(path)!r} is not an RLlib model directory (needs {MODEL_JSON} and "
+                f"{quote(str(path))} is not an RLlib model directory (needs {MODEL_JSON} and "
                 f"{STATE_FILE}; agent spec 'rllib:PATH', e.g. rllib:runs/<run>/model)"
             )
+        meta = read_model_meta(p / MODEL_JSON)
+        if (p / STATE_FILE).stat().st_size > MAX_WEIGHTS_BYTES:
+            raise ConfigError(f"{p / STATE_FILE}: larger than {MAX_WEIGHTS_BYTES} bytes")
         require_ray()
         import torch
 
-        meta = json.loads((p / MODEL_JSON).read_text())
         module = build_module(meta)
-        module.load_state_dict(torch.load(p / STATE_FILE, weights_only=True))
+        try:  # tensors only: weights_only refuses any other object
+            module.load_state_dict(torch.load(p / STATE_FILE, weights_only=True))
+        except Exception as exc:
+            raise ConfigError(
+                f"{p / STATE_FILE}: not the weights of the network {MODEL_JSON} describes "
+                f"({type(exc).__name__}: {_cut(str(exc), 200)})"
+            ) from None
         module.eval()
         return cls(module, meta, name=name or f"rllib:{p.parent.name}", seed=seed, **kwargs)
 

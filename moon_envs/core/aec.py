@@ -19,17 +19,21 @@ class, metadata and renderer. The adapter provides, for all of them:
 * actions are integers: ints, numpy integers, 0-d integer arrays or integral floats;
   anything else (``0.7``, ``nan``, ``True``, ``"3"``, objects) is an
   :class:`IllegalActionError` in both modes, with the env untouched;
-* PettingZoo's call order: ``step`` / ``last`` / ``observe`` / ``state`` / ``render``
-  before ``reset()``, and ``last()`` once every agent is done, raise
+* PettingZoo's call order: ``step`` / ``last`` / ``observe`` / ``state`` / ``render`` /
+  ``agent_iter`` before ``reset()``, and ``last()`` once every agent is done, raise
   :class:`CallOrderError` (a ``RuntimeError`` and, like PettingZoo's order-enforcing
-  wrapper's errors, an ``AssertionError``); ``step()`` once every agent is done only warns,
-  as that wrapper does;
+  wrapper's errors, an ``AssertionError``); reading ``agents``, ``agent_selection``,
+  ``rewards``, ``terminations``, ``truncations`` or ``infos`` before ``reset()`` raises
+  :class:`NotResetError` (also an ``AttributeError``, as in that wrapper); ``step()`` once
+  every agent is done only warns, as that wrapper does;
 * ``get_state()`` / ``set_state()`` snapshots (JSON-friendly) and ``copy.deepcopy`` / pickle
   that keep the position mid-game, the random generator and PettingZoo's agent-selection
-  bookkeeping included. ``set_state`` treats a snapshot as untrusted input (see
-  :mod:`moon_envs.core.snapshot`): other game parameters, unknown or missing fields, wrong
-  kinds, dtypes or sizes and positions the game refuses are a :class:`ConfigError` naming
-  the field, and the env is unchanged on any error.
+  bookkeeping included; a snapshot records the env's ``reward_mode`` and
+  ``illegal_action`` and loads only into an env with the same ones. ``set_state`` treats
+  a snapshot as untrusted input (see :mod:`moon_envs.core.snapshot`): other game or env
+  parameters, unknown or missing fields, wrong kinds, dtypes or sizes and positions the
+  game refuses are a :class:`ConfigError` naming the field, and the env is unchanged on
+  any error.
 """
 
 from __future__ import annotations
@@ -75,6 +79,27 @@ class CallOrderError(RuntimeError, AssertionError):
     """A method called when the env cannot answer it: before ``reset()``, or ``last()``
     once every agent is done. It is a ``RuntimeError`` and, like the errors of PettingZoo's
     order-enforcing wrapper, an ``AssertionError``."""
+
+
+class NotResetError(CallOrderError, AttributeError):
+    """An attribute of the episode (``agents``, ``agent_selection``, ``rewards``, ...) read
+    before ``reset()``. Like PettingZoo's order-enforcing wrapper it is an
+    ``AttributeError`` (so ``hasattr`` answers False), and a :class:`CallOrderError`."""
+
+
+EPISODE_ATTRIBUTES = frozenset(
+    {
+        "agents",
+        "agent_selection",
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "_cumulative_rewards",
+        "num_agents",
+    }
+)
+"""Attributes that exist from ``reset()`` on."""
 
 
 class MoonAECEnv(AECEnv):
@@ -136,6 +161,17 @@ class MoonAECEnv(AECEnv):
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self.game_state: State | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # called only for attributes not found: the episode's, before reset()
+        if name in EPISODE_ATTRIBUTES:
+            raise NotResetError(f"reset() needs to be called before {name}.")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's agent iterator; a :class:`CallOrderError` before ``reset()``."""
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
 
     # ---- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -338,6 +374,7 @@ class MoonAECEnv(AECEnv):
         self._require_reset("get_state()")
         return {
             "env": self.metadata["name"],
+            "env_params": self._snapshot_params(),
             "state": self.game_state.to_dict(),
             "rng": self.np_random.bit_generator.state,
             "agents": list(self.agents),
@@ -350,19 +387,43 @@ class MoonAECEnv(AECEnv):
             "infos": encode(self.infos),
         }
 
+    SNAPSHOT_PARAMS: ClassVar[tuple[str, ...]] = ("reward_mode", "illegal_action")
+    """Env parameters a snapshot records and must match (``render_mode`` only changes how
+    the game is shown, so snapshots move freely between render modes)."""
+
+    def _snapshot_params(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.SNAPSHOT_PARAMS}
+
     def set_state(self, snapshot: dict[str, Any]) -> None:
-        """Restore a snapshot from :meth:`get_state` of an env with the same parameters.
+        """Restore a snapshot from :meth:`get_state` of an env with the same parameters
+        (the game's, and the env's ``reward_mode`` and ``illegal_action``).
 
         Snapshots are treated as untrusted: everything is checked and built before the env
-        changes, so on any error (:class:`ConfigError` naming the field: another env or
-        other game parameters, unknown or missing fields, wrong kinds, dtypes or sizes,
-        values the game refuses) the env is left exactly as it was.
+        changes, so on any error the env is left exactly as it was. Errors are a
+        :class:`ConfigError` naming the field: another env, other game or env parameters,
+        unknown or missing fields (a snapshot without ``env_params``, taken before the env
+        recorded them, cannot be checked and is refused), wrong kinds, dtypes or sizes,
+        values the game refuses.
         """
+        if isinstance(snapshot, dict) and "env_params" not in snapshot and "env" in snapshot:
+            raise ConfigError(
+                "snapshot: missing field 'env_params' (the env's reward_mode and "
+                "illegal_action); a snapshot taken before they were stored cannot be checked "
+                "against this env: take a new one"
+            )
         check_fields("snapshot", dict.fromkeys(ENV_FIELDS), snapshot)
         if snapshot["env"] != self.metadata["name"]:
             raise ConfigError(
                 f"the snapshot is of env {quote(snapshot['env'])}, not {self.metadata['name']!r}"
             )
+        check_fields("env_params", self._snapshot_params(), snapshot["env_params"])
+        for name, value in self._snapshot_params().items():
+            if snapshot["env_params"][name] != value:
+                raise ConfigError(
+                    f"the snapshot was taken with {name}={quote(snapshot['env_params'][name])}, "
+                    f"but this env has {name}={value!r}; make an env with the snapshot's "
+                    "parameters"
+                )
         state = self.game.state_from_dict(snapshot["state"])
         rng = rng_from_state(snapshot["rng"])
         book = env_bookkeeping(snapshot, self.possible_agents)

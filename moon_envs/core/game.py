@@ -94,7 +94,8 @@ def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
     unknown = sorted(set(kwargs) - set(names))
     if unknown:
         raise ConfigError(
-            f"unknown parameter(s) {unknown} for {config_cls.__name__}; valid parameters: {names}"
+            f"unknown parameter(s) {quote(unknown, 200)} for {config_cls.__name__}; "
+            f"valid parameters: {names}"
         )
     return config_cls(**kwargs)
 
@@ -312,19 +313,20 @@ class State(ABC):
         player = self._current_player()
         a = action if type(action) is int else action_index(action, self.game.spec.num_actions)
         if player == TERMINAL:
-            raise IllegalActionError(f"the game is over; action {a} cannot be applied")
+            raise IllegalActionError(f"the game is over; action {quote(a)} cannot be applied")
         if player == CHANCE:
             if not self._is_chance_outcome(a):
                 outcomes = [o for o, _ in self._chance_outcomes()]
                 shown = outcomes if len(outcomes) <= 50 else [*outcomes[:50], "..."]
                 raise IllegalActionError(
-                    f"chance outcome {a} is not possible here; possible outcomes: {shown}"
+                    f"chance outcome {quote(a)} is not possible here; possible outcomes: {shown}"
                 )
         elif not self._is_legal(a):
             legal = np.flatnonzero(self._legal_mask()).tolist()
+            shown = legal if len(legal) <= 200 else [*legal[:200], "..."]
             raise IllegalActionError(
-                f"action {a} ({self._describe(a)}) is illegal for player {player}; "
-                f"legal actions: {legal}"
+                f"action {quote(a)} ({self._describe(a)}) is illegal for player {player}; "
+                f"legal actions: {shown}"
             )
         self._apply_checked(a, player)
 
@@ -369,7 +371,7 @@ class State(ABC):
             return self.scores()
         if mode != "win":
             raise ConfigError(
-                f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}"
+                f"reward_mode={quote(mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
             )
         n = self.game.spec.num_players
         out = np.zeros(n, dtype=np.float64)
@@ -389,7 +391,7 @@ class State(ABC):
             return np.asarray(self._scores(), dtype=np.float64) - self._scores_before
         if mode != "win":
             raise ConfigError(
-                f"reward_mode={mode!r} is not allowed; allowed values: {list(REWARD_MODES)}"
+                f"reward_mode={quote(mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
             )
         if self._last_win_delta is None:
             return np.zeros(self.game.spec.num_players, dtype=np.float64)

@@ -8,7 +8,8 @@ and mappings with string keys, plus four tagged mappings for what JSON lacks:
 not strings).
 
 Snapshots may come from files or other programs, so decoding checks everything before
-anything is built: only JSON values, at most :data:`MAX_VALUES` values and
+anything is built: only JSON values (finite numbers: no NaN or infinity, which strict JSON
+lacks), at most :data:`MAX_VALUES` values and
 :data:`MAX_DEPTH` levels of nesting, arrays only of the numeric dtypes in
 :data:`ARRAY_DTYPES` whose data matches their declared shape. Every problem is a
 :class:`ConfigError` naming the field; quoted values are cut to :data:`MAX_QUOTE` characters.
@@ -17,6 +18,7 @@ anything is built: only JSON values, at most :data:`MAX_VALUES` values and
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,10 +40,30 @@ ARRAY_DTYPES = frozenset(
 _TAGS = ("__ndarray__", "__tuple__", "__set__", "__items__")
 
 
+class _ShortRepr(reprlib.Repr):
+    """``repr`` that stops early: a few items of each container, a few levels, short
+    strings and numbers, so quoting a huge value (a long list, a YAML alias bomb, an
+    integer of thousands of digits) costs little."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.maxlevel = 4
+        self.maxtuple = self.maxlist = self.maxarray = self.maxdeque = 12
+        self.maxdict = self.maxset = self.maxfrozenset = 8
+        self.maxstring = self.maxother = limit
+        self.maxlong = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 4000:  # beyond Python's limit for int -> str
+            return f"<int of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
 def quote(value: Any, limit: int = MAX_QUOTE) -> str:
-    """``repr(value)``, cut to ``limit`` characters, for error messages."""
+    """``repr(value)``, cut to ``limit`` characters, for error messages (containers show
+    their first items only; the cost does not grow with the value's size)."""
     try:
-        text = repr(value)
+        text = _ShortRepr(limit).repr(value)
     except Exception:  # a hostile __repr__ must not replace the real error
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -107,6 +129,8 @@ class _Decoder:
         if v is None or isinstance(v, (bool, int)):
             return v
         if isinstance(v, float):
+            if not math.isfinite(v):
+                raise ConfigError(f"{field}={v} is not allowed; snapshot numbers are finite")
             return float(v)
         if isinstance(v, str):
             self.spend(len(v) // 64, field)
@@ -182,7 +206,11 @@ class _Decoder:
         allowed_kinds = {"b": "b", "i": "biu", "u": "biu", "f": "biuf"}[target.kind]
         if size and raw.dtype.kind not in allowed_kinds:
             raise ConfigError(f"{field}: values of kind {raw.dtype} cannot be stored as {dtype}")
+        if raw.dtype.kind == "f" and not np.isfinite(raw).all():
+            raise ConfigError(f"{field}: non-finite values (nan, inf) are not allowed")
         arr = raw.astype(target).reshape(shape)
+        if target.kind == "f" and not np.isfinite(arr).all():  # e.g. 1e300 as float16
+            raise ConfigError(f"{field}: values out of range for {dtype}")
         if target.kind in "iu" and size and not np.array_equal(arr, raw.reshape(shape)):
             raise ConfigError(f"{field}: values out of range for {dtype}")
         return arr
@@ -255,6 +283,7 @@ def check_same_config(expected: Mapping[str, Any], given: Any) -> None:
 
 ENV_FIELDS = (
     "env",
+    "env_params",
     "state",
     "rng",
     "agents",

@@ -22,6 +22,7 @@ import numpy as np
 
 from moon_envs.core.aec import MoonAECEnv
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 from moon_envs.core.view import AgentView
 
 
@@ -48,7 +49,7 @@ def resolve_opponent(member: Any, env: SingleAgentEnv, index: int) -> Any:
     if not isinstance(member, str):
         if not (hasattr(member, "act") or callable(member)):
             raise ConfigError(
-                f"opponent {member!r} is neither an agent name, an object with act(view) "
+                f"opponent {quote(member)} is neither an agent name, an object with act(view) "
                 "nor a callable f(view) -> action"
             )
         return member
@@ -58,7 +59,7 @@ def resolve_opponent(member: Any, env: SingleAgentEnv, index: int) -> Any:
         from agents.zoo import make_agent
     except ImportError:
         raise ConfigError(
-            f"opponent {member!r}: agent names other than 'random' need the agents package "
+            f"opponent {quote(member)}: agent names other than 'random' need the agents package "
             "(pip install moon-envs); or pass agent objects / callables f(view) -> action"
         ) from None
     return make_agent(member, env.aec.game.spec.name, seed=index, name=member)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from moon_envs.core.game import ConfigError, check_choice, check_int
+from moon_envs.core.snapshot import quote
 
 if TYPE_CHECKING:
     from moon_envs.jupiter.rules import JupiterState
@@ -63,7 +64,8 @@ def check_range(field: str, value: np.ndarray, low: int, high: int | None = None
         where = int(np.flatnonzero(bad.ravel())[0])
         allowed = f"{low}..{'inf' if high is None else high}"
         raise ConfigError(
-            f"{field}[{where}]={value.ravel()[where].item()!r} is out of range; allowed: {allowed}"
+            f"{field}[{where}]={quote(value.ravel()[where].item())} is out of range; "
+            f"allowed: {allowed}"
         )
 
 
@@ -110,7 +112,8 @@ def validate_state(state: JupiterState) -> None:
 
     if (state.rolled != 0) != (state.stage == _ROLLED):
         raise ConfigError(
-            f"rolled={state.rolled} with stage={state.stage!r}: a die waits to be placed "
+            f"rolled={quote(state.rolled)} with stage={quote(state.stage)}: a die waits to "
+            "be placed "
             f"(rolled 1..{NUM_FACES}) exactly in stage {_ROLLED!r}"
         )
     for seat in range(n):
@@ -132,7 +135,9 @@ def validate_state(state: JupiterState) -> None:
             f"stage={_START!r} is allowed only on an empty board with random_first_player"
         )
     if state.stage != _OVER and state.empty_cells == 0:
-        raise ConfigError(f"the board is full, so stage must be {_OVER!r}, got {state.stage!r}")
+        raise ConfigError(
+            f"the board is full, so stage must be {_OVER!r}, got {quote(state.stage)}"
+        )
     if state.stage == _MOVE and probes_left[state.player] == 0 and state.dice_left == 0:
         raise ConfigError(
             f"player={state.player} is to move with no probe and no die left; "
@@ -150,7 +155,7 @@ def _check_event(event: Any, n: int, cells: int) -> None:
         return
     if not isinstance(event, tuple) or len(event) != 4:
         raise ConfigError(
-            f"last_action must be () or a (kind, seat, value, cell) tuple, got {event!r}"
+            f"last_action must be () or a (kind, seat, value, cell) tuple, got {quote(event)}"
         )
     kind, seat, value, cell = event
     check_choice("last_action[0]", kind, EVENT_KINDS)

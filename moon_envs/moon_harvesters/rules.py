@@ -41,6 +41,7 @@ from moon_envs.core.game import (
     check_choice,
     check_int,
 )
+from moon_envs.core.snapshot import quote
 from moon_envs.moon_harvesters.shapes import (
     BASE_SET,
     FULL_SET,
@@ -77,11 +78,12 @@ def _as_shape_tuple(value: Any) -> tuple[str, ...] | None:
         value = [v for v in value.split(",") if v.strip()]
     if not isinstance(value, (list, tuple)):
         raise ConfigError(
-            f"shapes must be None, a list of shape specs or a comma-separated string, got {value!r}"
+            "shapes must be None, a list of shape specs or a comma-separated string, "
+            f"got {quote(value)}"
         )
     for i, v in enumerate(value):
         if not isinstance(v, str):
-            raise ConfigError(f"shapes[{i}] must be a string, got {v!r}")
+            raise ConfigError(f"shapes[{i}] must be a string, got {quote(v)}")
     return tuple(value)
 
 

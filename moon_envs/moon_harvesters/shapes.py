@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 
 Cells = tuple[tuple[int, int], ...]
 
@@ -118,14 +119,14 @@ def parse_pattern(pattern: str, field: str = "shapes") -> Cells:
                 cells.append((r, c))
             elif ch != ".":
                 raise ConfigError(
-                    f"{field}: pattern {pattern!r} has character {ch!r}; use '#' for a filled "
+                    f"{field}: pattern {quote(pattern)} has character {ch!r}; use '#' for a filled "
                     f"cell, '.' for an empty one and '/' between rows"
                 )
     if not cells:
-        raise ConfigError(f"{field}: pattern {pattern!r} is empty (it needs at least one '#')")
+        raise ConfigError(f"{field}: pattern {quote(pattern)} is empty (it needs at least one '#')")
     if not _connected(cells):
         raise ConfigError(
-            f"{field}: pattern {pattern!r} is not connected (cells must touch edge to edge)"
+            f"{field}: pattern {quote(pattern)} is not connected (cells must touch edge to edge)"
         )
     return _normalise(cells)
 
@@ -146,7 +147,7 @@ def _connected(cells: list[tuple[int, int]]) -> bool:
 def parse_shape(spec: str, index: int = 0, field: str = "shapes") -> Shape:
     """Build a :class:`Shape` from a built-in name, a pattern or ``NAME=PATTERN``."""
     if not isinstance(spec, str):
-        raise ConfigError(f"{field}[{index}] must be a string, got {spec!r}")
+        raise ConfigError(f"{field}[{index}] must be a string, got {quote(spec)}")
     text = spec.strip()
     if text.upper() in BUILTIN_SHAPES and "=" not in text:
         name, pattern = text.upper(), BUILTIN_SHAPES[text.upper()]
@@ -154,12 +155,12 @@ def parse_shape(spec: str, index: int = 0, field: str = "shapes") -> Shape:
         name, _, pattern = text.partition("=")
         name = name.strip()
         if not name:
-            raise ConfigError(f"{field}[{index}]: {spec!r} has an empty name before '='")
+            raise ConfigError(f"{field}[{index}]: {quote(spec)} has an empty name before '='")
     elif set(text) <= set("#./\n "):
         name, pattern = f"K{index + 1}", text
     else:
         raise ConfigError(
-            f"{field}[{index}]={spec!r} is neither a built-in shape "
+            f"{field}[{index}]={quote(spec)} is neither a built-in shape "
             f"({sorted(BUILTIN_SHAPES)}) nor a '#'/'.' pattern such as '###/.#.'"
         )
     cells = parse_pattern(pattern, f"{field}[{index}]")
@@ -171,12 +172,12 @@ def parse_shapes(specs: tuple[str, ...], rows: int, cols: int) -> tuple[Shape, .
     shapes = tuple(parse_shape(s, i) for i, s in enumerate(specs))
     names = [s.name for s in shapes]
     if len(set(names)) != len(names):
-        raise ConfigError(f"shapes: kind names must be distinct, got {names}")
+        raise ConfigError(f"shapes: kind names must be distinct, got {quote(names)}")
     for i, s in enumerate(shapes):
         if not any(_fits(o, rows, cols) for o in s.orientations):
             raise ConfigError(
-                f"shapes[{i}] ({s.name}: {s.pattern()}) does not fit the {rows}x{cols} grid "
-                f"in any orientation"
+                f"shapes[{i}] ({quote(s.name)}: {quote(s.pattern())}) does not fit the "
+                f"{rows}x{cols} grid in any orientation"
             )
     return shapes
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from moon_envs.core.game import ConfigError, check_choice, check_int
+from moon_envs.core.snapshot import quote
 
 if TYPE_CHECKING:
     from moon_envs.moon_harvesters.rules import HarvestersState
@@ -60,7 +61,8 @@ def check_range(field: str, value: np.ndarray, low: int, high: int | None = None
         where = int(np.flatnonzero(bad.ravel())[0])
         allowed = f"{low}..{'inf' if high is None else high}"
         raise ConfigError(
-            f"{field}[{where}]={value.ravel()[where].item()!r} is out of range; allowed: {allowed}"
+            f"{field}[{where}]={quote(value.ravel()[where].item())} is out of range; "
+            f"allowed: {allowed}"
         )
 
 
@@ -146,12 +148,13 @@ def validate_state(state: HarvestersState) -> None:
     }
     if not phase_ok.get(state.phase, True):
         raise ConfigError(
-            f"phase={state.phase!r} with player={p}: that player has no legal action "
+            f"phase={quote(state.phase)} with player={p}: that player has no legal action "
             f"(or the phase does not fit the position)"
         )
     if (state.deposits_due > 0) != (state.phase == DEPOSITS):
         raise ConfigError(
-            f"deposits_due={state.deposits_due} with phase={state.phase!r}: deposits are due "
+            f"deposits_due={quote(state.deposits_due)} with phase={quote(state.phase)}: "
+            "deposits are due "
             f"exactly in phase {DEPOSITS!r}"
         )
     if not np.array_equal(state._build_observation(0), state.feat):

@@ -3,6 +3,12 @@
 Bids, passes and Game 10's challenges; the round nobody bids on; Game 11's sealed
 side bets taken one seat at a time.
 
+Who speaks (``auction_order``): ``"rotation"`` goes round the table from the organizer's
+left; ``"random"`` lets chance draw every speaker uniformly among the seats that may bid,
+have not passed since the last bid and do not hold the high bid (``to_move`` is
+``CHANCE`` until the draw). Either way the auction ends once every other seat that may
+bid has passed since the last bid.
+
 A part of :class:`~moon_envs.moonstar.state.MoonstarState`, which combines one mixin
 per phase; the fields it reads and writes are documented there.
 """
@@ -12,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-
+from moon_envs.core.game import CHANCE
 from moon_envs.moonstar.constants import (
     NO_BID_BONUS,
     PENDING_BEST,
@@ -41,6 +47,21 @@ class AuctionPhase:
         """How many seats may bid this round."""
         return sum(1 for s in range(self.game.n) if not self.barred(s))
 
+    def speakers(self) -> list[int]:
+        """Seats that may still speak before the auction ends: allowed to bid, not passed
+        since the last bid, not the high bidder."""
+        passed = self.passed.tolist()
+        return [
+            s
+            for s in range(self.game.n)
+            if not self.barred(s) and not passed[s] and s != self.bidder
+        ]
+
+    def _first_speaker(self) -> int:
+        if self.game.config.auction_order == "random":
+            return CHANCE
+        return self._next_eligible(self.organizer)
+
     def _next_eligible(self, seat: int) -> int:
         n = self.game.n
         for k in range(1, n + 1):
@@ -54,6 +75,7 @@ class AuctionPhase:
         n_elig = self.eligible_bidders()
         if action == g.a_pass or action == g.a_challenge:
             self.passes += 1
+            self.passed[p] = True
             if action == g.a_challenge:
                 self.challengers[p] = True
                 self.last_action = f"player_{p} challenges {self.high_bid}"
@@ -63,6 +85,7 @@ class AuctionPhase:
             self.high_bid = action - g.a_bid + MIN_BID
             self.bidder = p
             self.passes = 0
+            self.passed[:] = False
             self.challengers[:] = False
             self.last_action = f"player_{p} bids {self.high_bid}"
             if self.high_bid == MAX_BID and not self.rules.challenges:
@@ -80,7 +103,10 @@ class AuctionPhase:
         if self.bidder >= 0 and self.passes >= n_elig - 1:
             self._end_auction()
             return
-        self.to_move = self._next_eligible(p)
+        if g.config.auction_order == "random":
+            self.to_move = CHANCE
+        else:
+            self.to_move = self._next_eligible(p)
 
     def _no_bid(self, forced: bool = False) -> None:
         """Nobody bid: the organizer's +20 and a new set-up. ``forced``: nobody could bid

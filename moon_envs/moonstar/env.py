@@ -19,7 +19,8 @@ Observation                   ``Dict(observation=Box(-1, 1, (L,), float32),
                               action_mask=Box(0, 1, (A,), int8))``: L = 244 for Game 1
                               with 4 players
 Chance                        first organizer, random setup, the roll (one chance node
-                              over sorted multisets of faces, multinomial probabilities)
+                              over sorted multisets of faces, multinomial probabilities),
+                              the speakers with ``auction_order="random"``
 Hidden information            only Game 11's sealed side bets, until all have bet
 ============================  ==========================================================
 
@@ -35,13 +36,15 @@ A round
 4. *Roll.* One chance node rolls all the dice: its outcomes are the sorted multisets of
    faces (792 for seven dice), likeliest first, with their multinomial probabilities
    (``MoonstarGame.roll_outcome(faces)`` gives the id). Die ``d`` is the ``d``-th smallest.
-5. *Auction.* Starting left of the organizer and going round, each eligible player bids
-   more than the high bid (2..70) or passes; passing is not final. It ends when all other
-   eligible players have passed in a row since the last bid (all of them if nobody bid),
-   or at once on 70 (under Game 10 the others may still challenge a 70). The player who
-   failed last round is excluded (skipped). Nobody bids: the organizer scores +20 and
-   sets up a new round (same organizer); see ``no_bid_reading`` and the exclusion
-   parameters below for how that void round counts.
+5. *Auction.* Starting left of the organizer and going round (``auction_order=
+   "rotation"``), each eligible player bids more than the high bid (2..70) or passes;
+   passing is not final. With ``auction_order="random"`` a chance node draws each speaker
+   uniformly among the eligible players who have not passed since the last bid (the high
+   bidder aside). It ends when all other eligible players have passed since the last bid
+   (all of them if nobody bid), or at once on 70 (under Game 10 the others may still
+   challenge a 70). The player who failed last round is excluded (skipped). Nobody
+   bids: the organizer scores +20 and sets up a new round (same organizer); see
+   ``no_bid_reading`` and the exclusion parameters below for how that void round counts.
 6. *Game 6:* the high bidder puts the red planet on a star holding a planet.
 7. *Game 11:* every player, bidder first, places a sealed side bet (an excluded player
    does not, unless ``excluded_side_bets``).
@@ -79,7 +82,8 @@ Scoring and settlement
   before it scores 1 + the length of that chain, elsewhere it starts a new chain worth 1.
   Points already scored are kept when a chain breaks, and every moon moved before the
   break leaves the board (observation, text and pictures); only moved moons count in a
-  chain. Target 50.
+  chain (``chain_members="moved"``; ``"all"``: the unmoved moons standing on the landing
+  star count too). Target 50.
 * Made (total ≥ bid): the bidder gains the bid. Failed: the bidder gains nothing and is
   excluded from the next auction; every other player gains 10.
 * Game 10: a challenged bid that is made gives the bidder bid + 25 and each challenger
@@ -101,8 +105,10 @@ that "me" comes first): one-hot seat of the high bidder, challengers, seats barr
 the auction (excluded, or the organizer sitting out),
 organizer, player to move; side bets as made / failed / stake index (own always, others
 only once all have bet); ``tanh(score / 100)`` per seat and
-``tanh((mine − best other) / 50)``.
-``L = 60 + 14M + 2D + 6 + 2 + 9n + 1 + 10 + 10 + menu + 7``.
+``tanh((mine − best other) / 50)``; with ``auction_order="random"`` only, the seats that
+passed since the last bid (n, "me" first).
+``L = 60 + 14M + 2D + 6 + 2 + 9n + 1 + 10 + 10 + menu + 7`` (``+ n`` with
+``auction_order="random"``).
 
 Rewards and info
 ----------------
@@ -155,6 +161,9 @@ bets``
 ``challenge_fail_  10                  Game 10: points for each bystander when a
 bonus``                                challenged bid fails
 ``bidder_bets``    ``"made_only"``     or ``"any"`` (Game 11)
+``chain_members``  ``"moved"``         or ``"all"`` (Game 8): whether the unmoved moons
+                                       standing on the landing star count in its chain
+``auction_order``  ``"rotation"``      or ``"random"``: who speaks next in the auction
 =================  ==================  ===================================================
 
 plus the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``: the ring of
@@ -173,21 +182,24 @@ House rules
 -----------
 Each is argued in ``docs/rules.md``; those with a choice are parameters (above).
 
-* The free-for-all bidding is a turn-based ascending auction.
+* The free-for-all bidding is a turn-based ascending auction, round the table
+  (``auction_order``).
 * The first organizer is uniform (the exact outcome of the four-dice roll-off).
 * "Il ne joue pas ce tour" after a round nobody bids on: the unbid round is void
   (``no_bid_reading``); it does not count as the excluded player's round out
   (``exclusion_after_no_bid="kept"``), unless nobody at all could bid; an excluded
   organizer still takes the +20 (``excluded_organizer_bonus``); an excluded player places
   no side bet (``excluded_side_bets``).
-* Game 8: scored points stay when a chain breaks; only moved moons count in a chain.
+* Game 8: scored points stay when a chain breaks; only moved moons count in a chain
+  (``chain_members``).
 * Game 9: counter-clockwise moves ``d`` or ``⌊d/2⌋`` stars (``movement``).
-* Game 10: a challenge counts as a pass for ending the auction; a new bid cancels all
-  challenges; the high bidder may not challenge.
+* Game 10: a challenge takes the challenger's turn and counts as a pass for ending the
+  auction (part of the auction's turn structure, ``auction_order``); a new bid cancels
+  all challenges; the high bidder may not challenge.
 * Game 10: bystanders gain ``challenge_fail_bonus`` (10) when a challenged bid fails.
 * Game 11: the bidder may only back "made" (``bidder_bets``); stakes are discretised
   (``bet_fractions``).
-* Game 12: the organizer chooses before setup; the target is the config's.
+* Game 12: the organizer chooses before setup; the target is the config's (``target``).
 * The timer is a move budget; ``max_rounds`` bounds the game (highest score wins).
 * Ties share the win (``ties``).
 
@@ -196,7 +208,10 @@ Version history
 * v1 (moon-envs 0.2.0): Game 10's 70 can be challenged; a broken Game 8 chain's moons
   leave the board; an exclusion survives a round nobody bids on and bars side bets; the
   house readings above became parameters (and Game 9's literal reading,
-  ``movement="double_double"``); snapshots are validated field by field.
+  ``movement="double_double"``); snapshots are validated field by field. Later, with
+  every default unchanged: ``chain_members`` and ``auction_order``; positions record who
+  passed since the last bid and env snapshots the env's ``reward_mode`` and
+  ``illegal_action``, so snapshots taken before are refused (take new ones).
 * v0 (moon-envs 0.1.0): first release.
 """
 

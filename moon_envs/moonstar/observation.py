@@ -131,6 +131,8 @@ class Observations:
                     out[i + 2 * n + k] = self.bet_idx[s] / max(1, g.num_stakes - 1)
         i += 3 * n
         out[i : i + n + 1] = self._score_features(player)
+        if g.passed_len:
+            out[i + n + 1 : i + 2 * n + 1] = self.passed[g.orders[player]]
         return out
 
     def _global_state(self) -> np.ndarray:

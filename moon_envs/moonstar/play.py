@@ -50,6 +50,7 @@ class PlayPhase:
             landed=tuple(self.landed.tolist()),
             chain_star=self.chain_star,
             chain_len=self.chain_len,
+            chain_members=self.game.config.chain_members,
         )
 
     def situation_index(self) -> tuple[list[int], list[int]]:
@@ -136,6 +137,8 @@ class PlayPhase:
             b[t * 5 + 4] = 1.0
             b[g.t_round + 2] = self.chain_len / 15.0
             gained = self.chain_len
+            if g.config.chain_members == "all":  # the unmoved moons standing there count too
+                gained += int(np.count_nonzero((self.moon_star == t) & ~self.moon_moved))
         self.round_total += gained
         self.moves_done += 1
         b[g.t_round] = math.tanh(self.round_total / 50.0)

@@ -85,6 +85,8 @@ class MoonstarGame(Game):
         self.a_move = self.a_bet + 2 * self.num_stakes
         num_actions = self.a_move + self.max_moons * self.max_dice * self.num_dirs
         self.orders = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        # who passed since the last bid, seen only when chance draws the speakers
+        self.passed_len = n if cfg.auction_order == "random" else 0
         self.obs_len = (
             NUM_STARS * 5
             + self.max_moons * 14
@@ -97,6 +99,7 @@ class MoonstarGame(Game):
             + 10
             + self.menu_size
             + 7
+            + self.passed_len
         )
         per_round = (
             1
@@ -119,7 +122,7 @@ class MoonstarGame(Game):
         self.t_menu = self.t_rules + 10
         self.t_round = self.t_menu + self.menu_size  # 7 scalars
         self.board_len = self.t_round + 7
-        self.zero_seat_part = np.zeros(9 * n + 1, dtype=np.float32)
+        self.zero_seat_part = np.zeros(9 * n + 1 + self.passed_len, dtype=np.float32)
         self.moon_base = NUM_STARS * 5
         self.dice_base = self.moon_base + 14 * self.max_moons
         self.face_base = self.dice_base + 2 * self.max_dice

@@ -50,6 +50,7 @@ class SetupPhase:
         self.dice[:] = 0
         self.die_used[:] = False
         self.high_bid, self.bidder, self.passes = 0, -1, 0
+        self.passed[:] = False
         self.challengers[:] = False
         self.bet_side[:] = -1
         self.bet_idx[:] = 0
@@ -110,7 +111,7 @@ class SetupPhase:
         b[g.dice_base + g.max_dice : g.dice_base + g.max_dice + nd] = 1.0
         b[g.face_base : g.face_base + 6] = np.bincount(self.dice[:nd] - 1, minlength=6) / g.max_dice
         self._set_phase("auction")
-        self.to_move = self._next_eligible(self.organizer)
+        self.to_move = self._first_speaker()
         if self.eligible_bidders() == 0:  # everyone is barred: nobody can bid
             self._no_bid(forced=True)
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.core.game import ConfigError, check_choice, check_int
+from moon_envs.core.snapshot import quote
 from moon_envs.moonstar.constants import PHASES
 from moon_envs.moonstar.variants import MAX_BID, MAX_MOONS_PER_STAR, MIN_BID, NUM_STARS
 
@@ -36,6 +37,78 @@ def _range(field: str, value: np.ndarray, low: int, high: int) -> None:
         raise ConfigError(f"{field}[{i}]={v} is out of range; allowed: {low}..{high}")
 
 
+NO_BID_REPORT = ("round", "organizer", "no_bid", "score_changes")
+ROUND_REPORT = (
+    "round",
+    "organizer",
+    "no_bid",
+    "bidder",
+    "bid",
+    "achieved",
+    "made",
+    "best_total",
+    "regret",
+    "rules",
+    "challengers",
+    "side_bets",
+    "score_changes",
+)
+
+
+def _int(field: str, value: object, low: int, high: int, none_ok: bool = False) -> None:
+    if value is None and none_ok:
+        return
+    check_int(field, value, low, high)
+
+
+def _int_list(field: str, value: object, size: int, low: int, high: int) -> None:
+    if not isinstance(value, list) or len(value) != size:
+        raise ConfigError(f"{field} must be a list of {size} integers, got {quote(value)}")
+    for i, v in enumerate(value):
+        check_int(f"{field}[{i}]", v, low, high)
+
+
+def check_report(st: MoonstarState) -> None:
+    """The round report (``info()["round_report"]``): ``None`` or a mapping with exactly
+    the keys of a no-bid round or of a played round, each of its type and range."""
+    rep = st.report
+    if rep is None:
+        return
+    if not isinstance(rep, dict):
+        raise ConfigError(f"report must be null or a round report mapping, got {quote(rep)}")
+    g = st.game
+    n = g.n
+    big = 10**9
+    keys = NO_BID_REPORT if rep.get("no_bid") is True else ROUND_REPORT
+    if set(rep) != set(keys):
+        raise ConfigError(
+            f"report has keys {quote(sorted(map(str, rep)), 200)}; a "
+            f"{'no-bid' if keys is NO_BID_REPORT else 'played'} round's report has {list(keys)}"
+        )
+    _int("report.round", rep["round"], 1, g.config.max_rounds)
+    _int("report.organizer", rep["organizer"], 0, n - 1)
+    _int_list("report.score_changes", rep["score_changes"], n, -big, big)
+    if keys is NO_BID_REPORT:
+        return
+    if rep["no_bid"] is not False or not isinstance(rep["made"], bool):
+        raise ConfigError(
+            f"report.no_bid and report.made must be true or false, got "
+            f"{quote(rep['no_bid'])} and {quote(rep['made'])}"
+        )
+    _int("report.bidder", rep["bidder"], 0, n - 1)
+    _int("report.bid", rep["bid"], MIN_BID, MAX_BID)
+    _int("report.achieved", rep["achieved"], 0, big)
+    _int("report.best_total", rep["best_total"], 0, big, none_ok=True)
+    _int("report.regret", rep["regret"], 0, big, none_ok=True)
+    _int("report.rules", rep["rules"], 0, len(g.rounds) - 1)
+    _int_list("report.side_bets", rep["side_bets"], n, -big, big)
+    challengers = rep["challengers"]
+    if not isinstance(challengers, list) or len(challengers) > n:
+        raise ConfigError(f"report.challengers must list seats, got {quote(challengers)}")
+    for i, seat in enumerate(challengers):
+        check_int(f"report.challengers[{i}]", seat, 0, n - 1)
+
+
 def validate_state(st: MoonstarState) -> None:
     """Raise :class:`ConfigError` unless ``st`` is a position Moonstar can reach."""
     g = st.game
@@ -48,7 +121,8 @@ def validate_state(st: MoonstarState) -> None:
     check_int("round_no", st.round_no, 0, cfg.max_rounds)
     for field in ("excluded", "pending_excluded", "sitting_out", "bidder", "bet_turn"):
         check_int(field, getattr(st, field), -1, n - 1)
-    check_int("to_move", st.to_move, 0, n - 1)
+    drawing = cfg.auction_order == "random" and st.phase == "auction"
+    check_int("to_move", st.to_move, -1 if drawing else 0, n - 1)
     _shape("points", st.points, (n,))
     _shape("planet_value", st.planet_value, (NUM_STARS,))
     _range("planet_value", st.planet_value, 0, 50)
@@ -72,8 +146,13 @@ def validate_state(st: MoonstarState) -> None:
         check_int("high_bid", st.high_bid, MIN_BID, MAX_BID)
     if (st.bidder >= 0) != (st.high_bid > 0):
         raise ConfigError(f"bidder={st.bidder} disagrees with high_bid={st.high_bid}")
-    for field in ("challengers", "bet_side", "bet_idx", "bet_stake"):
+    for field in ("passed", "challengers", "bet_side", "bet_idx", "bet_stake"):
         _shape(field, getattr(st, field), (n,))
+    if st.passes != int(st.passed.sum()) or (st.bidder >= 0 and st.passed[st.bidder]):
+        raise ConfigError(
+            f"passes={st.passes} disagrees with passed={st.passed.tolist()} "
+            f"(the seats that passed since the last bid, never the high bidder)"
+        )
     _range("bet_side", st.bet_side, -1, 1)
     _range("bet_idx", st.bet_idx, 0, max(0, g.num_stakes - 1))
     _range("bet_stake", st.bet_stake, 0, 10**9)
@@ -98,6 +177,7 @@ def validate_state(st: MoonstarState) -> None:
         not isinstance(v, int) or not 1 <= v <= 50 for v in st.planets_to_place
     ):
         raise ConfigError("planets_to_place must list planet values 1..50")
+    check_report(st)
     _shape("board", st.board, (g.board_len,))
     # at a player's turn the board must equal its from-scratch value (chance nodes are
     # passed through at once and may hold a board still being updated)
@@ -108,4 +188,4 @@ def validate_state(st: MoonstarState) -> None:
     if st.phase == "play" and not np.array_equal(st.play_block, st.build_play_block()):
         raise ConfigError("play_block disagrees with the moons and dice left to play")
     if st.to_act != st._compute_player():
-        raise ConfigError(f"to_act={st.to_act} disagrees with the phase {st.phase!r}")
+        raise ConfigError(f"to_act={quote(st.to_act)} disagrees with the phase {st.phase!r}")

@@ -23,6 +23,10 @@ Methods (numpy only, no scipy):
   less. Both are convex in the counts, so the moons interact: a depth-first branch and
   bound over moons (dice deduplicated by face, moons on the same star kept in canonical
   order, transpositions skipped, bound from the largest reachable pile) finds the optimum.
+* **Chains counting standing moons** (Game 8 with ``chain_members="all"``): a landing
+  also scores the unmoved moons standing on its star, so the order of the moves matters
+  beyond grouping them by star; :mod:`moon_envs.moonstar.chain_solver` searches the
+  orders exactly.
 
 Direction ``k`` of a move: 0 clockwise ``d``, 1 counter-clockwise ``d``, and with Game 9
 movement 2 clockwise ``2d``, 3 counter-clockwise ``d // 2`` (``"double_half"``) or ``2d``
@@ -73,6 +77,8 @@ class Situation:
         landed: moons already moved this round, per star (mid-round squares situations).
         chain_star, chain_len: the chain in progress (mid-round chain situations); a moon
             landing on ``chain_star`` first continues it.
+        chain_members: Game 8's reading of a chain: ``"moved"`` (only moved moons count)
+            or ``"all"`` (the unmoved moons standing on the landing star count too).
 
     The total of a mid-round situation counts only the points still to be scored.
     """
@@ -88,6 +94,7 @@ class Situation:
     landed: tuple[int, ...] = (0,) * NUM_STARS
     chain_star: int = -1
     chain_len: int = 0
+    chain_members: str = "moved"
 
     @property
     def num_moves(self) -> int:
@@ -119,6 +126,10 @@ def score_plan(
     counts = list(sit.landed)
     total = 0
     chain_star, chain_len = sit.chain_star, sit.chain_len
+    standing = [0] * NUM_STARS  # unmoved moons per star (chains, ``chain_members="all"``)
+    if sit.chain_members == "all":
+        for s in sit.moon_stars:
+            standing[s] += 1
     for m, d, k in plan:
         t = (sit.moon_stars[m] + displacement(sit.dice[d], k, sit.movement)) % NUM_STARS
         if sit.scoring == "planets":
@@ -128,6 +139,9 @@ def score_plan(
         else:
             chain_len = chain_len + 1 if t == chain_star else 1
             chain_star = t
+            if sit.chain_members == "all":
+                standing[sit.moon_stars[m]] -= 1
+                total += standing[t]
             total += chain_len
         counts[t] += 1
     return total
@@ -147,6 +161,10 @@ def solve(sit: Situation, with_plan: bool = True) -> Solution:
             if best is not None:
                 return best
         return _solve_independent(sit, sit.red_star, with_plan)
+    if sit.scoring == "chains" and sit.chain_members == "all":
+        from moon_envs.moonstar.chain_solver import solve_standing
+
+        return solve_standing(sit)
     return _solve_convex(sit)
 
 
@@ -476,6 +494,12 @@ def brute_force(sit: Situation) -> int:
     if sit.scoring == "planets" and sit.choose_red:
         reds = [r for r in range(NUM_STARS) if sit.star_values[r]] or [sit.red_star]
     best = 0
+    if sit.scoring == "chains" and sit.chain_members == "all":  # every order of every pairing
+        for moons in itertools.permutations(range(len(sit.moon_stars)), n_moves):
+            for dice in itertools.permutations(range(len(sit.dice)), n_moves):
+                for dirs in itertools.product(range(nd), repeat=n_moves):
+                    best = max(best, score_plan(sit, list(zip(moons, dice, dirs))))
+        return best
     for red in reds:
         for moons in itertools.permutations(range(len(sit.moon_stars)), n_moves):
             for dice in itertools.combinations(range(len(sit.dice)), n_moves):

@@ -41,7 +41,9 @@ class MoonstarState(
     ``planet_value[star]`` (0: none), ``red_star``, ``moon_star[m]`` (-1: not on the
     board; Game 8 removes the moons of a broken chain), ``moon_moved[m]``, ``dice[d]``
     (0: absent), ``die_used[d]``, ``high_bid``,
-    ``bidder``, ``challengers[seat]``, ``bet_side[seat]`` (-1 none yet, 0 made, 1 failed),
+    ``bidder``, ``to_move`` (the seat to speak in the auction; ``CHANCE`` while
+    ``auction_order="random"`` draws it), ``passed[seat]`` (passed or challenged since the
+    last bid), ``challengers[seat]``, ``bet_side[seat]`` (-1 none yet, 0 made, 1 failed),
     ``bet_stake[seat]``, ``round_total`` (the player of the round's points so far),
     ``points[seat]``, ``best_total`` (solver optimum of the round, -1 unknown).
 
@@ -76,6 +78,7 @@ class MoonstarState(
         self.bidder = -1
         self.to_move = 0
         self.passes = 0
+        self.passed = np.zeros(n, dtype=bool)
         self.challengers = np.zeros(n, dtype=bool)
         self.bet_side = np.full(n, -1, dtype=np.int8)
         self.bet_idx = np.zeros(n, dtype=np.int8)
@@ -152,6 +155,9 @@ class MoonstarState(
             # seat is equally likely to become the first organizer
             n = self.game.n
             return [(s, 1.0 / n) for s in range(n)]
+        if ph == "auction":  # auction_order="random": who speaks next
+            speakers = self.speakers()
+            return [(s, 1.0 / len(speakers)) for s in speakers]
         free = np.flatnonzero(self._star_mask()).tolist()
         return [(s, 1.0 / len(free)) for s in free]
 
@@ -199,7 +205,11 @@ class MoonstarState(
         ph = self.phase
         g = self.game
         if ph == "auction":
-            self._auction_action(self.to_move, action)
+            if self.to_move == CHANCE:  # auction_order="random": the speaker drawn
+                self.to_move = action
+                self.last_action = f"player_{action} speaks"
+            else:
+                self._auction_action(self.to_move, action)
         elif ph == "play":
             self._move(action)
         elif ph == "roll":
@@ -237,6 +247,7 @@ class MoonstarState(
         "moon_moved",
         "dice",
         "die_used",
+        "passed",
         "challengers",
         "bet_side",
         "bet_idx",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from moon_envs.core.game import ConfigError, check_bool, check_choice, check_int
+from moon_envs.core.snapshot import quote
 
 NUM_STARS = 12
 MAX_MOONS_PER_STAR = 3
@@ -35,6 +36,8 @@ TIE_RULES = ("shared", "none")
 NO_BID_READINGS = ("round_not_played", "organizer_sits_out")
 EXCLUSION_AFTER_NO_BID = ("kept", "spent")
 BIDDER_BETS = ("made_only", "any")
+CHAIN_MEMBERS = ("moved", "all")
+AUCTION_ORDERS = ("rotation", "random")
 DEFAULT_PLANETS = (5, 5, 10, 10)
 MAX_PLANET_VALUE = 50
 DEFAULT_TARGETS = {"planets": 200, "squares": 100, "chains": 50}
@@ -52,11 +55,13 @@ ROUND_FIELDS = (
 )
 
 
-def _untuple(value: Any) -> Any:
+def _untuple(value: Any, field: str = "value", depth: int = 0) -> Any:
     """Accept lists as well as tuples for tuple fields, recursively (menu entries nest
-    them)."""
+    them); deeper than 8 levels is an error naming ``field``."""
     if isinstance(value, (list, tuple)):
-        value = tuple(_untuple(v) for v in value)
+        if depth >= 8:
+            raise ConfigError(f"{field} is nested too deeply; allowed: at most 8 levels")
+        value = tuple(_untuple(v, field, depth + 1) for v in value)
     return value
 
 
@@ -142,20 +147,27 @@ class RoundRules:
                     f"got num_moons={m}, num_dice={d}"
                 )
         if not isinstance(self.planets, tuple):
-            raise ConfigError(f"{p}planets must be a list of planet values, got {self.planets!r}")
-        for v in self.planets:
-            check_int(p + "planets[i]", v, 1, MAX_PLANET_VALUE)
+            raise ConfigError(
+                f"{p}planets must be a list of planet values, got {quote(self.planets)}"
+            )
+        if len(self.planets) > 6:
+            raise ConfigError(
+                f"{p}planets={quote(list(self.planets))}: Game 5 uses 1..6 planets, not "
+                f"{len(self.planets)}"
+            )
+        for i, v in enumerate(self.planets):
+            check_int(f"{p}planets[{i}]", v, 1, MAX_PLANET_VALUE)
         if self.scoring == "planets":
             if not 1 <= len(self.planets) <= 6:
                 raise ConfigError(
-                    f"{p}planets={list(self.planets)}: Game 5 uses 1..6 planets "
+                    f"{p}planets={quote(list(self.planets))}: Game 5 uses 1..6 planets "
                     f"(planet scoring needs at least one)"
                 )
         elif self.planets:
             game = 7 if self.scoring == "squares" else 8
             raise ConfigError(
-                f"{p}planets={list(self.planets)} with scoring={self.scoring!r}: Game {game} uses "
-                f"no planets (pass planets=[] or leave it unset)"
+                f"{p}planets={quote(list(self.planets))} with scoring={self.scoring!r}: "
+                f"Game {game} uses no planets (pass planets=[] or leave it unset)"
             )
         if self.favourite_star and self.scoring != "planets":
             raise ConfigError(
@@ -172,13 +184,13 @@ class RoundRules:
 
 def round_rules_from(params: Mapping[str, Any], base: RoundRules | None = None) -> RoundRules:
     """Resolve round-level params (``planets=None`` -> the scoring's default) over ``base``."""
-    unknown = sorted(set(params) - set(ROUND_FIELDS))
+    unknown = [k for k in params if k not in ROUND_FIELDS]
     if unknown:
-        raise ConfigError(f"unknown round rule(s) {unknown}; valid: {list(ROUND_FIELDS)}")
+        raise ConfigError(f"unknown round rule(s) {quote(unknown)}; valid: {list(ROUND_FIELDS)}")
     kw = dict(params)
     scoring = kw.get("scoring", base.scoring if base else "planets")
     if "planets" in kw:
-        planets = _untuple(kw["planets"])
+        planets = _untuple(kw["planets"], "planets")
         if planets is None:
             planets = DEFAULT_PLANETS if scoring == "planets" else ()
         kw["planets"] = planets
@@ -295,6 +307,14 @@ class MoonstarConfig:
             unchallenged failure).
         bidder_bets: [HOUSE] Game 11, ``"made_only"`` (the bidder may only back their
             own bid) or ``"any"``.
+        chain_members: [HOUSE] Game 8, which moons make a chain: ``"moved"`` (only the
+            moons moved onto the star in a row) or ``"all"`` (the unmoved moons standing
+            on the landing star count too: a moon landing on a star holding two unmoved
+            moons scores 3).
+        auction_order: [HOUSE] who speaks next in the auction: ``"rotation"`` (round
+            the table from the organizer's left) or ``"random"`` (chance draws each
+            speaker among the seats that have not passed since the last bid: the rule
+            book's "no bidding order").
     """
 
     num_players: int = 4
@@ -323,6 +343,8 @@ class MoonstarConfig:
     excluded_side_bets: bool = False
     challenge_fail_bonus: int = 10
     bidder_bets: str = "made_only"
+    chain_members: str = "moved"
+    auction_order: str = "rotation"
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -338,20 +360,9 @@ class MoonstarConfig:
             set_(self, "planets", base_params["planets"])
         if self.dealer_menu is None:
             set_(self, "dealer_menu", base_params.get("dealer_menu", ()))
-        planets = _untuple(self.planets)
+        planets = _untuple(self.planets, "planets")
         set_(self, "planets", planets)
-        fr = _untuple(self.bet_fractions)
-        if not isinstance(fr, tuple) or not fr:
-            raise ConfigError(f"bet_fractions must be a non-empty list of fractions, got {fr!r}")
-        fr = tuple(float(x) for x in fr)
-        if fr[0] != 0.0 or any(not 0.0 < x <= 1.0 for x in fr[1:]) or len(set(fr)) != len(fr):
-            raise ConfigError(
-                f"bet_fractions={list(fr)}: must start with 0.0 and then list distinct "
-                f"fractions in (0, 1]"
-            )
-        if len(fr) > 8:
-            raise ConfigError(f"bet_fractions has {len(fr)} entries; allowed: at most 8")
-        set_(self, "bet_fractions", fr)
+        set_(self, "bet_fractions", _fractions(self.bet_fractions))
         check_choice("setup", self.setup, SETUPS)
         if self.first_organizer != "roll":
             check_int("first_organizer", self.first_organizer, 0, self.num_players - 1)
@@ -364,13 +375,15 @@ class MoonstarConfig:
         check_bool("excluded_side_bets", self.excluded_side_bets)
         check_int("challenge_fail_bonus", self.challenge_fail_bonus, 0, 100)
         check_choice("bidder_bets", self.bidder_bets, BIDDER_BETS)
+        check_choice("chain_members", self.chain_members, CHAIN_MEMBERS)
+        check_choice("auction_order", self.auction_order, AUCTION_ORDERS)
         base = round_rules_from({f: getattr(self, f) for f in ROUND_FIELDS})
         base.validate()
         set_(self, "planets", base.planets)
-        menu = _untuple(self.dealer_menu)
+        menu = _untuple(self.dealer_menu, "dealer_menu")
         if not isinstance(menu, tuple):
             raise ConfigError(
-                f"dealer_menu must be a list of game numbers or mappings, got {menu!r}"
+                f"dealer_menu must be a list of game numbers or mappings, got {quote(menu)}"
             )
         if len(menu) > 16:
             raise ConfigError(f"dealer_menu has {len(menu)} entries; allowed: at most 16")
@@ -387,6 +400,25 @@ class MoonstarConfig:
         return rounds if rounds else (base,)
 
 
+def _fractions(value: Any) -> tuple[float, ...]:
+    """The validated side-bet stakes: 0.0, then up to 7 distinct fractions in (0, 1]."""
+    fr = _untuple(value, "bet_fractions")
+    if not isinstance(fr, tuple) or not fr:
+        raise ConfigError(f"bet_fractions must be a non-empty list of fractions, got {quote(fr)}")
+    if len(fr) > 8:
+        raise ConfigError(f"bet_fractions has {len(fr)} entries; allowed: at most 8")
+    for i, x in enumerate(fr):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0.0 <= x <= 1.0:
+            raise ConfigError(f"bet_fractions[{i}]={quote(x)} must be a number in 0..1")
+    fr = tuple(float(x) for x in fr)
+    if fr[0] != 0.0 or 0.0 in fr[1:] or len(set(fr)) != len(fr):
+        raise ConfigError(
+            f"bet_fractions={quote(list(fr))}: must start with 0.0 and then list distinct "
+            f"fractions in (0, 1]"
+        )
+    return fr
+
+
 def _menu_rules(menu: tuple, base: RoundRules) -> tuple[tuple, tuple[RoundRules, ...]]:
     """Validate the dealer's menu: (normalised hashable menu, its round rule sets)."""
     rounds = []
@@ -398,14 +430,17 @@ def _menu_rules(menu: tuple, base: RoundRules) -> tuple[tuple, tuple[RoundRules,
             rr = round_rules_from(_game_round_params(entry), base=RoundRules())
             norm_menu.append(int(entry))
         else:
-            if isinstance(entry, tuple):  # the hashable form below
-                entry = dict(entry)
+            if isinstance(entry, tuple):  # the hashable form below: (rule, value) pairs
+                try:
+                    entry = dict(entry)
+                except (TypeError, ValueError):
+                    entry = tuple(entry)
             if not isinstance(entry, Mapping):
                 raise ConfigError(
-                    f"dealer_menu[{i}]={entry!r}: an entry is a game number 1..11 or a "
+                    f"dealer_menu[{i}]={quote(entry)}: an entry is a game number 1..11 or a "
                     f"mapping of round rules {list(ROUND_FIELDS)}"
                 )
-            entry = {k: _untuple(v) for k, v in entry.items()}
+            entry = {k: _untuple(v, f"dealer_menu[{i}]") for k, v in entry.items()}
             rr = round_rules_from(entry, base=base)
             norm_menu.append(tuple(sorted(entry.items())))
         rr.validate(where)

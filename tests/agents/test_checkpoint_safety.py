@@ -144,3 +144,91 @@ def test_loading_does_not_move_torchs_generator(saved):
     torch.manual_seed(5)
     PolicyAgent.load(saved)
     assert torch.equal(torch.rand(3), expected)
+
+
+# ---- the trainer's opponent pool ---------------------------------------------------------------
+
+
+def test_a_crafted_checkpoint_in_the_opponent_pool_is_refused_before_training(saved, tmp_path):
+    from agents.config import load_config
+    from agents.train import train
+
+    marker = tmp_path / "ran"
+    crafted = _rewrite(
+        saved, tmp_path / "crafted.zip", {"data": _data_with_payload(saved, marker)}, (SIDECAR,)
+    )
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "env: {id: jupiter_v0}\n"
+        "algorithm: {n_envs: 1, n_steps: 64, batch_size: 64, net_arch: [8]}\n"
+        f"opponents: {{pool: ['ppo:{crafted}']}}\n"
+        "budget: {total_timesteps: 64}\n"
+        "eval: {every_timesteps: 0, games: 1, opponents: [random]}\n"
+        f"output: {{dir: '{tmp_path / 'runs'}', tensorboard: false, plot: false, "
+        "progress_bar: false}\n"
+    )
+    with pytest.raises(ConfigError, match=r"without unpickling.*trusted files only"):
+        train(load_config(config))
+    assert not marker.exists()
+    assert not list((tmp_path / "runs").glob("*/checkpoints/*.zip"))  # no training happened
+
+
+# ---- rllib:PATH model directories ---------------------------------------------------------------
+
+
+def _model_dir(tmp_path: Path, meta: object, raw: bytes | None = None) -> Path:
+    d = tmp_path / "model"
+    d.mkdir(exist_ok=True)
+    (d / "model.json").write_bytes(raw if raw is not None else json.dumps(meta).encode())
+    (d / "module_state.pt").write_bytes(b"")
+    return d
+
+
+GOOD_META = {"env_id": "jupiter_v0", "params": {"num_players": 2}, "net_arch": [16]}
+
+
+@pytest.mark.parametrize(
+    ("meta", "raw", "match"),
+    [
+        ({"params": {}, "net_arch": [8]}, None, r"missing field\(s\) \['env_id'\]"),
+        ({**GOOD_META, "extra": 1}, None, "unknown field"),
+        (None, b'{"env_id": "jupiter_v0", \xff}', "not UTF-8"),
+        (None, b"{not json", "not valid JSON"),
+        ([1, 2], None, "must hold a JSON object"),
+        ({**GOOD_META, "env_id": "chess_v9"}, None, "env_id='chess_v9' is not allowed"),
+        ({**GOOD_META, "params": {"num_players": 9}}, None, "params: num_players=9"),
+        ({**GOOD_META, "params": [1]}, None, "params must be a JSON object"),
+        ({**GOOD_META, "net_arch": [10**9]}, None, "net_arch="),
+        ({**GOOD_META, "net_arch": "big"}, None, "net_arch="),
+        ({**GOOD_META, "net_arch": [65536] * 32}, None, "parameters; allowed: at most 50000000"),
+        ({**GOOD_META, "activation": "os.system"}, None, "activation="),
+    ],
+)
+def test_bad_rllib_model_descriptions_are_refused(tmp_path, meta, raw, match):
+    from agents.rllib.agent import RllibAgent
+
+    d = _model_dir(tmp_path, meta, raw)
+    with pytest.raises(ConfigError, match=match) as info:
+        RllibAgent.load(d)
+    assert len(str(info.value)) < 600
+    with pytest.raises(ConfigError, match=match):
+        make_agent(f"rllib:{d}", "jupiter", seed=0)
+
+
+def test_a_good_rllib_model_description_passes_the_checks(tmp_path):
+    from agents.rllib.agent import read_model_meta
+
+    d = _model_dir(tmp_path, {**GOOD_META, "activation": "relu", "trainer": "rllib-ppo"})
+    assert read_model_meta(d / "model.json")["net_arch"] == [16]
+
+
+def test_rllib_weights_holding_objects_are_refused_and_nothing_runs(tmp_path):
+    pytest.importorskip("ray.rllib")
+    from agents.rllib.agent import RllibAgent
+
+    marker = tmp_path / "ran"
+    d = _model_dir(tmp_path, GOOD_META)
+    torch.save({"pi.net.mlp.0.weight": Payload(marker)}, d / "module_state.pt")
+    with pytest.raises(ConfigError, match=r"module_state\.pt: not the weights"):
+        RllibAgent.load(d)
+    assert not marker.exists()

@@ -173,3 +173,58 @@ def test_types_are_strict(tmp_path: Path, text: str, field: str) -> None:
 def test_exponent_floats_read_as_numbers(tmp_path: Path) -> None:
     cfg = load_config(_write(tmp_path, "algorithm:\n  learning_rate: 3e-4\n"))
     assert cfg.algorithm.learning_rate == pytest.approx(3e-4)
+
+
+def test_a_huge_integer_is_a_short_config_error(tmp_path: Path) -> None:
+    for text in ("seed: " + "7" * 5000 + "\n", "env:\n  params:\n    x: [" + "9" * 6000 + "]\n"):
+        with pytest.raises(ConfigError, match="cannot be read") as info:
+            load_config(_write(tmp_path, text))
+        assert len(str(info.value)) < 500
+
+
+@pytest.mark.parametrize("content", ["{}\n", "--- {}\n"])
+def test_an_empty_mapping_is_refused_naming_what_a_config_needs(tmp_path, content) -> None:
+    with pytest.raises(ConfigError, match=r"the config is empty.*env\.id"):
+        load_config(_write(tmp_path, content))
+    assert parse_config({}).env.id == "jupiter_v0"  # in code, every field keeps its default
+
+
+# ---- --param values on the command line are read as strictly as config files ---------------
+
+
+def _alias_bomb(levels: int = 6) -> str:
+    parts = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, levels + 1):
+        parts.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]")
+    return "{" + ", ".join(parts) + "}"
+
+
+def test_param_values_refuse_alias_bombs_duplicates_deep_nesting_and_huge_numbers() -> None:
+    from agents.cli import UsageError, parse_value
+
+    for text, what in (
+        (_alias_bomb(), "anchors and aliases"),
+        ('{"a": 1, "a": 2}', "duplicate key"),
+        ("{a: 1, a: 2}", "duplicate key"),
+        ("[" * 5000 + "]" * 5000, "nested deeper than"),
+        ("[" * 40 + "1" + "]" * 40, "nested deeper than"),
+        ("[" + "9" * 6000 + "]", "digits"),
+        ("{x: [" + "9" * 6000 + "]}", "cannot be read"),
+    ):
+        with pytest.raises(UsageError, match=what) as info:
+            parse_value(text)
+        assert len(str(info.value)) < 800, what
+    assert parse_value("[3,5,8]") == [3, 5, 8]
+    assert parse_value("[a, b]") == ["a", "b"]
+    assert parse_value('{"scoring": "chains"}') == {"scoring": "chains"}
+    assert parse_value("{scoring: chains, num_moons: 9}") == {"scoring": "chains", "num_moons": 9}
+
+
+def test_play_with_an_alias_bomb_param_prints_one_short_error(capsys) -> None:
+    from agents.cli import main
+
+    argv = ["play", "moonstar_v1", "--agents", "random", "--param", f"planets={_alias_bomb()}"]
+    status = main(argv)
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "anchors and aliases" in err and len(err) < 800

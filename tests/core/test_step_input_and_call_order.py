@@ -21,6 +21,7 @@ def _first_legal(env) -> int:
     return int(np.flatnonzero(env.last()[0]["action_mask"])[0])
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
 @pytest.mark.parametrize("illegal_action", ["raise", "penalize"])
 @pytest.mark.parametrize(
     "bad",
@@ -44,8 +45,8 @@ def _first_legal(env) -> int:
     ],
     ids=repr,
 )
-def test_non_integer_actions_are_refused_with_the_env_untouched(bad, illegal_action):
-    env = moon_envs.make("jupiter_v0", illegal_action=illegal_action)
+def test_non_integer_actions_are_refused_with_the_env_untouched(bad, illegal_action, env_id):
+    env = moon_envs.make(env_id, illegal_action=illegal_action)
     env.reset(seed=0)
     before = json.dumps(env.get_state(), sort_keys=True)
     with pytest.raises(IllegalActionError, match="must be an integer"):
@@ -53,18 +54,20 @@ def test_non_integer_actions_are_refused_with_the_env_untouched(bad, illegal_act
     assert json.dumps(env.get_state(), sort_keys=True) == before
 
 
-def test_a_long_action_repr_is_cut_in_the_message():
-    env = moon_envs.make("jupiter_v0")
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_long_action_repr_is_cut_in_the_message(env_id):
+    env = moon_envs.make(env_id)
     env.reset(seed=0)
     with pytest.raises(IllegalActionError) as info:
         env.step("x" * 10_000)
     assert len(str(info.value)) < 300
 
 
-@pytest.mark.parametrize("kind", [int, np.int64, np.int8, np.uint16, float, np.float32])
-def test_integral_numbers_and_0d_integer_arrays_still_play(kind):
-    env = moon_envs.make("jupiter_v0")
-    twin = moon_envs.make("jupiter_v0")
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("kind", [int, np.int64, np.int16, np.uint16, float, np.float32])
+def test_integral_numbers_and_0d_integer_arrays_still_play(kind, env_id):
+    env = moon_envs.make(env_id)
+    twin = moon_envs.make(env_id)
     env.reset(seed=0)
     twin.reset(seed=0)
     a = _first_legal(env)
@@ -76,22 +79,31 @@ def test_integral_numbers_and_0d_integer_arrays_still_play(kind):
     assert env.get_state() == twin.get_state()
 
 
-@pytest.mark.parametrize("huge", [10**30, -(10**30), -1])
-def test_out_of_range_integers_are_illegal_not_overflow(huge):
-    env = moon_envs.make("moon_harvesters_v0")
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize(
+    "huge", [10**30, -(10**30), -1, 10**5000], ids=["big", "minus-big", "minus-1", "huge"]
+)
+def test_out_of_range_integers_are_illegal_not_overflow(huge, env_id):
+    env = moon_envs.make(env_id)
     env.reset(seed=0)
-    with pytest.raises(IllegalActionError, match="illegal"):
+    before = json.dumps(env.get_state(), sort_keys=True)
+    with pytest.raises(IllegalActionError, match="illegal") as info:
         env.step(huge)
+    assert len(str(info.value)) < 2000
+    assert json.dumps(env.get_state(), sort_keys=True) == before
 
 
-def test_penalize_mode_infos_hold_plain_ints_and_stay_json():
-    env = moon_envs.make("jupiter_v0", illegal_action="penalize")
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_penalize_mode_infos_hold_plain_ints_and_stay_json(env_id):
+    env = moon_envs.make(env_id, illegal_action="penalize")
     env.reset(seed=0)
     illegal = int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0])
     env.step(np.int64(illegal))
     info = env.infos[env.agent_selection]["illegal_action"]
     assert type(info["action"]) is int and info["action"] == illegal
-    json.dumps(env.get_state())  # raises if anything in the snapshot is not JSON
+    assert env.terminations[env.agent_selection]
+    assert env._cumulative_rewards[info["agent"]] == -1.0
+    json.dumps(env.get_state(), allow_nan=False)  # raises if anything is not strict JSON
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -149,3 +161,32 @@ def test_unknown_agents_are_named():
         env.observe("player_7")
     with pytest.raises(ValueError, match="unknown agent"):
         env.agent_view("nobody")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize(
+    "name", ["agents", "agent_selection", "num_agents", "rewards", "terminations", "infos"]
+)
+def test_episode_attributes_before_reset_are_clear_errors(env_id, name):
+    from moon_envs.core.aec import NotResetError
+
+    env = moon_envs.make(env_id)
+    with pytest.raises(NotResetError, match=rf"reset\(\) needs to be called before {name}"):
+        getattr(env, name)
+    # like PettingZoo's order-enforcing wrapper: an AttributeError, so hasattr says False
+    assert not hasattr(env, name)
+    with pytest.raises(CallOrderError):
+        getattr(env, name)
+    env.reset(seed=0)
+    assert getattr(env, name) is not None
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_agent_iter_before_reset_is_a_clear_error(env_id):
+    env = moon_envs.make(env_id)
+    with pytest.raises(CallOrderError, match=r"reset\(\) needs to be called before agent_iter"):
+        env.agent_iter()
+    with pytest.raises(AssertionError):  # PettingZoo's wrapper raises AssertionError
+        env.agent_iter()
+    with pytest.raises(AttributeError, match="no attribute 'colour'"):
+        env.colour

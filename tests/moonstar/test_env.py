@@ -118,8 +118,10 @@ def _fuzz(params: dict, seeds: range) -> dict:
         {"num_players": 3, "game": 11},
         {"num_players": 4, "game": 12},
         {"num_players": 6, "game": 6, "setup": "random"},
+        {"num_players": 4, "game": 10, "auction_order": "random"},
+        {"num_players": 3, "game": 8, "chain_members": "all"},
     ],
-    ids=["g1", "g10", "g7", "g8", "g11", "g12", "g6"],
+    ids=["g1", "g10", "g7", "g8", "g11", "g12", "g6", "random-order", "chains-all"],
 )
 def test_random_play_fuzz_invariants(params):
     stats = _fuzz(params, range(8))

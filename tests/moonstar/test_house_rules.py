@@ -255,3 +255,47 @@ def test_game9_counter_clockwise_far_move(movement, far_back):
     st.apply_action(g.move_action(4, d, 3))
     assert st.moon_star[4] == (7 - far_back) % 12
     assert ("ccw x2" if movement == "double_double" else "ccw half") in st.last_action
+
+
+# ---- Game 8: which moons make a chain ----------------------------------------------------------
+
+# moons 0..6 on stars 0, 5, 6, 6, 4, 1, 2 (two unmoved moons stand on star 6)
+CHAIN_MOONS = [0, 5, 6, 6, 4, 1, 2]
+CHAIN_DICE = [6, 1, 2, 2, 3, 4, 5]
+CHAIN_MOVES = [(0, 6, 0), (1, 1, 0), (2, 2, 0), (4, 2, 0), (3, 3, 0), (5, 4, 0), (6, 5, 0)]
+
+
+@pytest.mark.parametrize(
+    "members,gains",
+    [
+        # moved moons only: 0->6 starts a chain, 5->6 continues it, 6->8 breaks it, ...
+        ("moved", [1, 2, 1, 1, 1, 1, 1]),
+        # the two moons standing on star 6 count: 1+2, then 1+1+2; 6->8 breaks the chain
+        # (the moved moons leave), 4->6 finds one moon still standing there: 1+1
+        ("all", [3, 4, 1, 2, 1, 1, 1]),
+    ],
+)
+def test_game8_chain_members(members, gains):
+    _g, st = start(game=8, chain_members=members)
+    set_round(st, [], CHAIN_MOONS, CHAIN_DICE)
+    win_auction(st, 1, 2)
+    got = [move(st, *mv) for mv in CHAIN_MOVES[:-1]]
+    move(st, *CHAIN_MOVES[-1])
+    assert got == gains[:-1]
+    assert st.info()["round_report"]["achieved"] == sum(gains)
+
+
+@pytest.mark.parametrize("members", ["moved", "all"])
+def test_game8_solver_plan_reaches_the_reported_optimum(members):
+    g, st = start(game=8, chain_members=members)
+    set_round(st, [], CHAIN_MOONS, CHAIN_DICE)
+    win_auction(st, 1, 2)
+    from moon_envs.moonstar import solver
+
+    sol = solver.solve(st.situation())
+    moons, dice = st.situation_index()
+    for m, d, k in sol.plan:
+        st.apply_action(g.move_action(moons[m], dice[d], k))
+    report = st.info()["round_report"]
+    assert report["achieved"] == report["best_total"] == sol.total
+    assert report["regret"] == 0

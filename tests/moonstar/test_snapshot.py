@@ -76,3 +76,67 @@ def test_snapshots_along_random_games_of_every_preset_validate():
             env.set_state(json.loads(json.dumps(env.get_state())))
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def snapshot_after_a_round() -> tuple[moon_envs.core.aec.MoonAECEnv, dict]:
+    """A JSON snapshot taken right after a round ended (its report is in the position)."""
+    env = moon_envs.make("moonstar_v1", num_players=3, game=10)
+    rng = np.random.default_rng(2)
+    env.reset(seed=2)
+    while env.game_state.report is None or env.game_state.report["no_bid"]:
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    return env, json.loads(json.dumps(env.get_state()))
+
+
+def _report_edit(key, value):
+    def edit(s):
+        s["report"][key] = value
+
+    return edit
+
+
+REPORT_CORRUPTIONS = [
+    (lambda s: s.update(report="x"), "report must be null or a round report mapping"),
+    (lambda s: s.update(report=[1, 2, 3]), "report must be null or a round report mapping"),
+    (lambda s: s.update(report={"a": 1}), "report has keys"),
+    (lambda s: s["report"].pop("bid"), "report has keys"),
+    (lambda s: s["report"].update(extra=1), "report has keys"),
+    (_report_edit("bid", "x"), "report.bid must be an integer"),
+    (_report_edit("bid", 1.5), "report.bid must be an integer"),
+    (_report_edit("bidder", 9), r"report.bidder=9 is out of range"),
+    (_report_edit("made", 1), "report.no_bid and report.made must be true or false"),
+    (_report_edit("score_changes", [1, 2]), "report.score_changes must be a list of 3"),
+    (_report_edit("score_changes", [0, "x", 0]), r"report.score_changes\[1\]"),
+    (_report_edit("challengers", [7]), r"report.challengers\[0\]=7"),
+    (_report_edit("best_total", -3), "report.best_total=-3"),
+    (_report_edit("achieved", float("nan")), "not allowed; snapshot numbers are finite"),
+]
+
+
+@pytest.mark.parametrize("change,message", REPORT_CORRUPTIONS)
+def test_a_corrupt_round_report_is_refused_and_nothing_changes(change, message):
+    env, snap = snapshot_after_a_round()
+    assert snap["state"]["state"]["report"] is not None
+    env.set_state(snap)
+    assert "round_report" in env.game_state.info()
+    before = json.dumps(env.get_state(), sort_keys=True, allow_nan=False)
+    change(snap["state"]["state"])
+    with pytest.raises(ConfigError, match=message):
+        env.set_state(snap)
+    assert json.dumps(env.get_state(), sort_keys=True, allow_nan=False) == before
+
+
+def test_non_finite_numbers_are_refused_anywhere_in_a_snapshot():
+    env, snap = snapshot_in_play()
+    for edit in (
+        lambda s: s["state"]["state"].update(report={"a": float("nan")}),
+        lambda s: s["state"]["state"]["board"]["__ndarray__"].__setitem__(0, float("inf")),
+        lambda s: s["state"]["state"].update(_scores_before=float("nan")),
+        lambda s: s["infos"]["player_0"].update(x=float("-inf")),
+    ):
+        bad = json.loads(json.dumps(snap))
+        edit(bad)
+        with pytest.raises(ConfigError, match=r"finite|non-finite"):
+            env.set_state(bad)
+        json.dumps(env.get_state(), allow_nan=False)  # still strict JSON

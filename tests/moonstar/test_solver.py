@@ -170,3 +170,51 @@ def test_full_size_situations_have_valid_plans():
                                 q = list(p)
                                 q[i], q[j] = (mi, dj, ki), (mj, di, kj)
                                 assert score_plan(sit, q) <= sol.total
+
+
+# ---- Game 8 with chain_members="all": the order of the moves matters ----------------------
+
+
+def stacked_chain_situation(rng, movement, max_moons, max_dice):
+    """Chains counting standing moons; moons drawn from few stars so that they stack."""
+    nm = int(rng.integers(1, max_moons + 1))
+    nd = int(rng.integers(1, max_dice + 1))
+    chain_star, chain_len = -1, 0
+    if rng.random() < 0.4:  # a chain already under way
+        chain_star, chain_len = int(rng.integers(0, 12)), int(rng.integers(1, 4))
+    return Situation(
+        moon_stars=tuple(int(x) for x in rng.integers(0, 5, nm)),
+        dice=tuple(int(x) for x in rng.integers(1, 7, nd)),
+        scoring="chains",
+        movement=movement,
+        max_moves=None if rng.random() < 0.7 else int(rng.integers(1, 4)),
+        chain_star=chain_star,
+        chain_len=chain_len,
+        chain_members="all",
+    )
+
+
+@pytest.mark.parametrize(
+    "movement,n,size", [("exact", 200, 4), ("double_half", 60, 3), ("double_double", 60, 3)]
+)
+def test_chains_counting_standing_moons_equal_brute_force(movement, n, size):
+    rng = np.random.default_rng({"exact": 81, "double_half": 82, "double_double": 83}[movement])
+    differs = 0
+    for _ in range(n):
+        sit = stacked_chain_situation(rng, movement, size, size)
+        sol = solve(sit)
+        assert sol.total == brute_force(sit), sit
+        assert solve(sit, with_plan=False).total == sol.total
+        check_plan(sit, sol)
+        moved = Situation(**{**sit.__dict__, "chain_members": "moved"})
+        differs += solve(moved).total != sol.total
+    assert differs >= n // 8  # the two readings really differ
+
+
+def test_chains_counting_standing_moons_by_hand():
+    # two moons stand on star 6: a moon from star 0 with the 6 scores 1 + 2, then the moon
+    # from star 5 with the 1 scores 1 + 1 (its chain) + 2; counting moved moons only, 1 + 2
+    sit = Situation((0, 5, 6, 6), (6, 1), scoring="chains", chain_members="all")
+    sol = solve(sit)
+    assert sol.total == 3 + 4 == brute_force(sit) == score_plan(sit, sol.plan)
+    assert solve(Situation((0, 5, 6, 6), (6, 1), scoring="chains")).total == 1 + 2
