@@ -85,7 +85,7 @@ class StarMasterConfig:
             raise ConfigError(
                 f"forget_prob must be a number in 0..1, got {quote(self.forget_prob)}"
             )
-        if not 0.0 <= float(self.forget_prob) <= 1.0:
+        if not 0 <= self.forget_prob <= 1:  # compared as given: float(10**5000) overflows
             raise ConfigError(
                 f"forget_prob={quote(self.forget_prob)} is out of range; allowed: 0..1"
             )
