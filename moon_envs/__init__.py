@@ -12,6 +12,7 @@ Quick start::
         env.step(action)
 """
 
+from moon_envs.core.errors import CallOrderError
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, IllegalActionError
 from moon_envs.registry import get_entry, list_envs, make, make_single_agent, valid_params
 
@@ -20,6 +21,7 @@ __version__ = "0.2.0"
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "CallOrderError",
     "ConfigError",
     "IllegalActionError",
     "__version__",

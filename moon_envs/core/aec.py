@@ -52,7 +52,6 @@ from moon_envs.core.game import (
     CHANCE,
     REWARD_MODES,
     TERMINAL,
-    ConfigError,
     Game,
     IllegalActionError,
     State,
@@ -60,31 +59,18 @@ from moon_envs.core.game import (
     check_choice,
 )
 from moon_envs.core.snapshot import (
-    ENV_FIELDS,
-    check_fields,
-    encode,
-    env_bookkeeping,
     quote,
-    rng_from_state,
 )
+from moon_envs.core.env_snapshots import EnvSnapshots
+from moon_envs.core.errors import CallOrderError, NotResetError
 from moon_envs.core.view import AgentView
+
+__all__ = ["CallOrderError", "MoonAECEnv", "NotResetError"]
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 ENV_PARAMS = ("render_mode", "reward_mode", "illegal_action")
 """Parameters taken by the adapter itself; every other keyword goes to the game."""
-
-
-class CallOrderError(RuntimeError, AssertionError):
-    """A method called when the env cannot answer it: before ``reset()``, or ``last()``
-    once every agent is done. It is a ``RuntimeError`` and, like the errors of PettingZoo's
-    order-enforcing wrapper, an ``AssertionError``."""
-
-
-class NotResetError(CallOrderError, AttributeError):
-    """An attribute of the episode (``agents``, ``agent_selection``, ``rewards``, ...) read
-    before ``reset()``. Like PettingZoo's order-enforcing wrapper it is an
-    ``AttributeError`` (so ``hasattr`` answers False), and a :class:`CallOrderError`."""
 
 
 EPISODE_ATTRIBUTES = frozenset(
@@ -102,7 +88,7 @@ EPISODE_ATTRIBUTES = frozenset(
 """Attributes that exist from ``reset()`` on."""
 
 
-class MoonAECEnv(AECEnv):
+class MoonAECEnv(EnvSnapshots, AECEnv):
     """PettingZoo AEC environment over a moon-envs rules engine.
 
     Subclasses set ``game_class`` and ``metadata`` and may set ``rgb_renderer`` (a function
@@ -367,104 +353,6 @@ class MoonAECEnv(AECEnv):
         if agent not in self._seat:
             raise ValueError(f"unknown agent {quote(agent)}; agents: {self.possible_agents}")
         return AgentView.of(self.game_state, self._seat[agent])
-
-    # ---- snapshots ------------------------------------------------------------------------
-    def get_state(self) -> dict[str, Any]:
-        """A JSON-friendly snapshot of the whole env (position, RNG, AEC bookkeeping)."""
-        self._require_reset("get_state()")
-        return {
-            "env": self.metadata["name"],
-            "env_params": self._snapshot_params(),
-            "state": self.game_state.to_dict(),
-            "rng": self.np_random.bit_generator.state,
-            "agents": list(self.agents),
-            "agent_selection": self.agent_selection,
-            "skip_agent_selection": self._skip_agent_selection,
-            "rewards": dict(self.rewards),
-            "cumulative_rewards": dict(self._cumulative_rewards),
-            "terminations": dict(self.terminations),
-            "truncations": dict(self.truncations),
-            "infos": encode(self.infos),
-        }
-
-    SNAPSHOT_PARAMS: ClassVar[tuple[str, ...]] = ("reward_mode", "illegal_action")
-    """Env parameters a snapshot records and must match (``render_mode`` only changes how
-    the game is shown, so snapshots move freely between render modes)."""
-
-    def _snapshot_params(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.SNAPSHOT_PARAMS}
-
-    def set_state(self, snapshot: dict[str, Any]) -> None:
-        """Restore a snapshot from :meth:`get_state` of an env with the same parameters
-        (the game's, and the env's ``reward_mode`` and ``illegal_action``).
-
-        Snapshots are treated as untrusted: everything is checked and built before the env
-        changes, so on any error the env is left exactly as it was. Errors are a
-        :class:`ConfigError` naming the field: another env, other game or env parameters,
-        unknown or missing fields (a snapshot without ``env_params``, taken before the env
-        recorded them, cannot be checked and is refused), wrong kinds, dtypes or sizes,
-        values the game refuses.
-        """
-        if isinstance(snapshot, dict) and "env_params" not in snapshot and "env" in snapshot:
-            raise ConfigError(
-                "snapshot: missing field 'env_params' (the env's reward_mode and "
-                "illegal_action); a snapshot taken before they were stored cannot be checked "
-                "against this env: take a new one"
-            )
-        check_fields("snapshot", dict.fromkeys(ENV_FIELDS), snapshot)
-        if snapshot["env"] != self.metadata["name"]:
-            raise ConfigError(
-                f"the snapshot is of env {quote(snapshot['env'])}, not {self.metadata['name']!r}"
-            )
-        check_fields("env_params", self._snapshot_params(), snapshot["env_params"])
-        for name, value in self._snapshot_params().items():
-            if snapshot["env_params"][name] != value:
-                raise ConfigError(
-                    f"the snapshot was taken with {name}={quote(snapshot['env_params'][name])}, "
-                    f"but this env has {name}={value!r}; make an env with the snapshot's "
-                    "parameters"
-                )
-        state = self.game.state_from_dict(snapshot["state"])
-        rng = rng_from_state(snapshot["rng"])
-        book = env_bookkeeping(snapshot, self.possible_agents)
-        self._check_matches_position(state, book)
-        self.game_state = state
-        self._np_random = rng
-        self.agents = book["agents"]
-        self.agent_selection = book["agent_selection"]
-        self._skip_agent_selection = book["skip_agent_selection"]
-        self.rewards = book["rewards"]
-        self._cumulative_rewards = book["cumulative_rewards"]
-        self.terminations = book["terminations"]
-        self.truncations = book["truncations"]
-        self.infos = book["infos"]
-
-    def _check_matches_position(self, state: State, book: dict[str, Any]) -> None:
-        """The AEC bookkeeping must agree with the position: the game ends for every agent
-        at once; while nobody is done, every agent is present and the agent to move is
-        selected (chance nodes are always resolved); once the position is over, every
-        remaining agent is terminated."""
-        player = state.current_player()
-        flags = {book["terminations"][a] or book["truncations"][a] for a in book["agents"]}
-        if len(flags) > 1:
-            raise ConfigError(
-                "the snapshot has some agents done and others not; the game ends for every "
-                "agent at once"
-            )
-        done = flags != {False}
-        if not done:
-            if book["agents"] != self.possible_agents or player < 0:
-                raise ConfigError(
-                    "the snapshot's agents and terminations do not match its position "
-                    f"(player to move: {player})"
-                )
-            if book["agent_selection"] != self.possible_agents[player]:
-                raise ConfigError(
-                    f"agent_selection={book['agent_selection']!r} but the position has "
-                    f"{self.possible_agents[player]!r} to move"
-                )
-        elif player == TERMINAL and not all(book["terminations"].values()):
-            raise ConfigError("the snapshot's position is over but not every agent is terminated")
 
     # ---- render ------------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:

@@ -13,139 +13,49 @@ own integer space (``0 .. spec.max_chance_outcomes - 1``), separate from player 
 
 A subclass of :class:`State` implements the ``_``-prefixed hooks (``_current_player``,
 ``_legal_mask``, ``_apply``, ``_observation``, ...); the public methods here add the
-validation, the reward bookkeeping, cloning and serialisation once for every game.
+validation and the reward bookkeeping once for every game, and
+:class:`~moon_envs.core.state_io.PositionData` the cloning, snapshots and checks of a
+position. The constants and :class:`GameSpec` live in :mod:`moon_envs.core.spec`, the
+parameter checks in :mod:`moon_envs.core.checks`; all are importable from here.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
+from moon_envs.core.checks import (
+    action_index,
+    check_bool,
+    check_choice,
+    check_int,
+    config_from_kwargs,
+)
 from moon_envs.core.errors import ConfigError, IllegalActionError
-from moon_envs.core.snapshot import check_fields, check_like, check_same_config, quote
-from moon_envs.core.snapshot import decode as _decode
 from moon_envs.core.snapshot import encode as _encode
+from moon_envs.core.snapshot import quote
+from moon_envs.core.spec import CHANCE, REWARD_MODES, TERMINAL, GameSpec
+from moon_envs.core.state_io import PositionData
 
-CHANCE: int = -1
-"""``current_player()`` value at a chance node."""
-TERMINAL: int = -2
-"""``current_player()`` value once the game is over."""
-
-REWARD_MODES = ("win", "score")
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Static facts about a game, for generic code (spaces, tests, agents).
-
-    Attributes:
-        name: short game name, e.g. ``"jupiter"``.
-        num_players: seats, ``0 .. num_players - 1``.
-        num_actions: size of the one flat ``Discrete`` action space (all phases).
-        observation_shape: shape of :meth:`State.observation`.
-        max_game_length: upper bound on the number of *player* actions in one game.
-        min_utility, max_utility: bounds of :meth:`State.returns` in ``"win"`` mode.
-        has_chance: whether the game has chance nodes.
-        hidden_information: whether players see different things.
-        max_chance_outcomes: size of the chance-outcome space (0 without chance).
-        observation_low, observation_high: bounds of every observation entry.
-        state_shape: shape of :meth:`State.global_state` (the full-information state
-            behind PettingZoo's ``env.state()``); ``None`` means the default layout,
-            ``(prod(observation_shape) + num_players + 1,)``.
-    """
-
-    name: str
-    num_players: int
-    num_actions: int
-    observation_shape: tuple[int, ...]
-    max_game_length: int
-    min_utility: float = -1.0
-    max_utility: float = 1.0
-    has_chance: bool = False
-    hidden_information: bool = False
-    max_chance_outcomes: int = 0
-    observation_low: float = 0.0
-    observation_high: float = 1.0
-    state_shape: tuple[int, ...] | None = None
-
-    @property
-    def global_state_shape(self) -> tuple[int, ...]:
-        """Shape of :meth:`State.global_state` (``state_shape`` or the default layout)."""
-        if self.state_shape is not None:
-            return tuple(self.state_shape)
-        return (int(np.prod(self.observation_shape)) + self.num_players + 1,)
-
-
-# ----------------------------------------------------------------------------------------
-# Config helpers
-# ----------------------------------------------------------------------------------------
-
-
-def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
-    """Build a frozen config dataclass, rejecting unknown keys with the list of valid ones."""
-    names = [f.name for f in dataclasses.fields(config_cls)]
-    unknown = sorted(set(kwargs) - set(names))
-    if unknown:
-        raise ConfigError(
-            f"unknown parameter(s) {quote(unknown, 200)} for {config_cls.__name__}; "
-            f"valid parameters: {names}"
-        )
-    return config_cls(**kwargs)
-
-
-def check_choice(field: str, value: Any, allowed: Sequence[Any]) -> None:
-    """Raise :class:`ConfigError` unless ``value`` is one of ``allowed``."""
-    if value not in allowed:
-        raise ConfigError(f"{field}={quote(value)} is not allowed; allowed values: {list(allowed)}")
-
-
-def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> None:
-    """Raise :class:`ConfigError` unless ``value`` is an int in ``[low, high]``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ConfigError(f"{field} must be an integer, got {quote(value)}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        lo = "-inf" if low is None else low
-        hi = "inf" if high is None else high
-        raise ConfigError(f"{field}={quote(value)} is out of range; allowed: {lo}..{hi}")
-
-
-def action_index(action: Any, num_actions: int) -> int:
-    """``action`` as a plain int, or :class:`IllegalActionError` if it is not an integer.
-
-    Accepted: ints, numpy integer scalars, 0-d integer arrays and integral finite floats
-    (``3.0``). Refused: bools, non-integral or non-finite floats, strings, arrays of other
-    shapes and any other object.
-    """
-    if type(action) is int:
-        return action
-    value = action
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)):
-        pass
-    elif isinstance(value, (float, np.floating)):
-        if math.isfinite(value) and value == math.floor(value):
-            return int(value)
-    elif isinstance(value, (int, np.integer)):
-        return int(value)
-    raise IllegalActionError(
-        f"action must be an integer in 0..{num_actions - 1}, got {type(action).__name__} "
-        f"{quote(action)}"
-    )
-
-
-def check_bool(field: str, value: Any) -> None:
-    """Raise :class:`ConfigError` unless ``value`` is a bool."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ConfigError(f"{field} must be True or False, got {quote(value)}")
-
+__all__ = [  # the protocol and, for the games' imports, the constants and checks beside it
+    "CHANCE",
+    "REWARD_MODES",
+    "TERMINAL",
+    "ConfigError",
+    "Game",
+    "GameSpec",
+    "IllegalActionError",
+    "State",
+    "action_index",
+    "check_bool",
+    "check_choice",
+    "check_int",
+    "config_from_kwargs",
+]
 
 # ----------------------------------------------------------------------------------------
 # Game
@@ -217,7 +127,7 @@ class Game(ABC):
 # ----------------------------------------------------------------------------------------
 
 
-class State(ABC):
+class State(PositionData, ABC):
     """One position of a game.
 
     Public API (the same for every game):
@@ -446,72 +356,6 @@ class State(ABC):
             raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
         return str(self)
 
-    def validate(self) -> None:
-        """Check a position rebuilt from untrusted data (``from_dict`` of a user's snapshot).
-
-        Raises :class:`ConfigError` naming the field and the allowed values when a field
-        cannot belong to a position of this game (wrong type, shape, range or enum
-        value). The core checks its own fields, then the game's :meth:`_validate`, then
-        that the position can be played: a valid player to move, a legal-action mask with
-        a legal action, chance outcomes that sum to 1, observations of the right shape.
-        """
-        n = self.game.spec.num_players
-        check_int("state.move_number", self.move_number, 0)
-        for name in ("_scores_before", "_last_win_delta"):
-            v = getattr(self, name)
-            if v is not None and not (
-                isinstance(v, np.ndarray)
-                and v.dtype == np.float64
-                and v.shape == (n,)
-                and np.isfinite(v).all()
-            ):
-                raise ConfigError(
-                    f"state.{name} must be null or {n} finite float64 values, got {quote(v)}"
-                )
-        try:
-            self._validate()
-            self._check_playable()
-        except ConfigError:
-            raise
-        except Exception as exc:  # whatever a hook trips over, reported as a bad snapshot
-            raise ConfigError(
-                f"the snapshot's position cannot be played: {type(exc).__name__}: "
-                f"{quote(str(exc), 200)}"
-            ) from None
-
-    def _validate(self) -> None:
-        """Game-specific checks for :meth:`validate`; the default accepts everything."""
-
-    def _check_playable(self) -> None:
-        spec = self.game.spec
-        n = spec.num_players
-        player = self._current_player()
-        seat_or_node = isinstance(player, (int, np.integer)) and TERMINAL <= player < n
-        if not seat_or_node:
-            raise ConfigError(
-                f"the position's player to move is {quote(player)}; allowed: 0..{n - 1}, "
-                f"CHANCE ({CHANCE}) or TERMINAL ({TERMINAL})"
-            )
-        if player >= 0:
-            mask = self._legal_mask()
-            if not (isinstance(mask, np.ndarray) and mask.shape == (spec.num_actions,)):
-                raise ConfigError(f"the position's legal-action mask is malformed: {quote(mask)}")
-            if not mask.any():
-                raise ConfigError(f"player {player} is to move but has no legal action")
-        elif player == CHANCE:
-            outcomes = self._chance_outcomes()
-            total = sum(p for _, p in outcomes)
-            if not outcomes or abs(total - 1.0) > 1e-6:
-                raise ConfigError(f"malformed chance outcomes at this position: {quote(outcomes)}")
-        else:
-            self._winners()
-        for seat in range(n):
-            obs = self._observation(seat)
-            if obs.shape != tuple(spec.observation_shape):
-                raise ConfigError(
-                    f"seat {seat}'s observation has shape {obs.shape}, not {spec.observation_shape}"
-                )
-
     def info(self) -> dict[str, Any]:
         """Public facts about the last transition (e.g. end-of-round reports). Default: ``{}``."""
         return {}
@@ -539,96 +383,5 @@ class State(ABC):
         """
         return self.clone()
 
-    # ---- copy / serialise ----------------------------------------------------------------
-    def clone(self) -> State:
-        """An independent copy; ``game`` is shared (it is immutable)."""
-        new = object.__new__(type(self))
-        d = new.__dict__
-        for k, v in self.__dict__.items():
-            if k == "game":
-                d[k] = v
-            elif isinstance(v, np.ndarray):
-                d[k] = v.copy()
-            elif isinstance(v, (list, dict, set)):
-                d[k] = copy.deepcopy(v)
-            else:
-                d[k] = v
-        return new
-
-    def __copy__(self) -> State:
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict) -> State:
-        new = self.clone()
-        new.game = memo.get(id(self.game), self.game)  # keep sharing the copied env's game
-        return new
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable snapshot: game name, config and every position field."""
-        fields = {k: _encode(v) for k, v in self.__dict__.items() if k != "game"}
-        return {"game": self.game.spec.name, "config": self.game.params(), "state": fields}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
-        """Inverse of :meth:`to_dict`, safe on untrusted data.
-
-        Without ``game`` it is rebuilt from ``data["config"]``; with one, the snapshot's
-        config must equal the game's. The fields must be exactly those of a position of
-        this game, each of the same kind as in a fresh initial state (arrays: the same
-        dtype and number of dimensions); then :meth:`validate` runs. Any problem raises
-        :class:`ConfigError` naming the field (see :mod:`moon_envs.core.snapshot`).
-        """
-        check_fields("snapshot", {"game": 0, "config": 0, "state": 0}, data)
-        if game is None:
-            config = _decode(data["config"], "config")
-            if not isinstance(config, dict):
-                raise ConfigError(f"config must be a mapping, got {type(config).__name__}")
-            try:
-                game = cls._game_class()(config)
-            except ConfigError:
-                raise
-            except (TypeError, ValueError) as exc:  # a config dataclass refusing a value
-                raise ConfigError(f"config: {quote(str(exc), 200)}") from None
-        else:
-            check_same_config(game.params(), data["config"])
-        if data["game"] != game.spec.name:
-            raise ConfigError(
-                f"the snapshot is of game {quote(data['game'])}, not {game.spec.name!r}"
-            )
-        if not issubclass(game.state_class, cls):
-            raise ConfigError(f"{cls.__name__} cannot hold a position of {game!r}")
-        new = game.new_initial_state()  # caches left out of snapshots start fresh
-        expected = new.to_dict()["state"]
-        check_fields("state", expected, data["state"])
-        fields = _decode(data["state"], "state")
-        for name in expected:
-            check_like(f"state.{name}", new.__dict__.get(name), fields[name])
-        new.__dict__.update(fields)
-        new.validate()
-        return new
-
-    @classmethod
-    def _game_class(cls) -> type[Game]:
-        for sub in Game.__subclasses__():
-            for g in [sub, *_all_subclasses(sub)]:
-                if getattr(g, "state_class", None) is cls:
-                    return g
-        raise TypeError(f"no Game class declares state_class={cls.__name__}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return other.game == self.game and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} move={self.move_number} player={self.current_player()}>"
-
-
-def _all_subclasses(cls: type) -> list[type]:
-    out = []
-    for s in cls.__subclasses__():
-        out.append(s)
-        out.extend(_all_subclasses(s))
-    return out

@@ -10,12 +10,12 @@ import pytest
 
 from moon_envs.core.game import (
     ConfigError,
-    _decode,
-    _encode,
     check_choice,
     check_int,
     config_from_kwargs,
 )
+from moon_envs.core.snapshot import decode as _decode
+from moon_envs.core.snapshot import encode as _encode
 from moon_envs.core.view import AgentView
 from moon_envs.jupiter.rules import JupiterGame
 

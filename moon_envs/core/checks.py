@@ -1,0 +1,76 @@
+"""Checks of parameters and actions, shared by every game's config and the core.
+
+Each raises :class:`ConfigError` (parameters) or :class:`IllegalActionError` (actions)
+naming the field and what is allowed, quoting the bad value briefly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from moon_envs.core.errors import ConfigError, IllegalActionError
+from moon_envs.core.snapshot import quote
+
+
+def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
+    """Build a frozen config dataclass, rejecting unknown keys with the list of valid ones."""
+    names = [f.name for f in dataclasses.fields(config_cls)]
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"unknown parameter(s) {quote(unknown, 200)} for {config_cls.__name__}; "
+            f"valid parameters: {names}"
+        )
+    return config_cls(**kwargs)
+
+
+def check_choice(field: str, value: Any, allowed: Sequence[Any]) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise ConfigError(f"{field}={quote(value)} is not allowed; allowed values: {list(allowed)}")
+
+
+def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is an int in ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ConfigError(f"{field} must be an integer, got {quote(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        raise ConfigError(f"{field}={quote(value)} is out of range; allowed: {lo}..{hi}")
+
+
+def action_index(action: Any, num_actions: int) -> int:
+    """``action`` as a plain int, or :class:`IllegalActionError` if it is not an integer.
+
+    Accepted: ints, numpy integer scalars, 0-d integer arrays and integral finite floats
+    (``3.0``). Refused: bools, non-integral or non-finite floats, strings, arrays of other
+    shapes and any other object.
+    """
+    if type(action) is int:
+        return action
+    value = action
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)):
+        pass
+    elif isinstance(value, (float, np.floating)):
+        if math.isfinite(value) and value == math.floor(value):
+            return int(value)
+    elif isinstance(value, (int, np.integer)):
+        return int(value)
+    raise IllegalActionError(
+        f"action must be an integer in 0..{num_actions - 1}, got {type(action).__name__} "
+        f"{quote(action)}"
+    )
+
+
+def check_bool(field: str, value: Any) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ConfigError(f"{field} must be True or False, got {quote(value)}")
