@@ -83,6 +83,7 @@ GENERIC = GameHooks()
 _BY_GAME: dict[str, str] = {
     "moonstar": "agents.human.moonstar:HOOKS",
     "moon_harvesters": "agents.human.moon_harvesters:HOOKS",
+    "moonwakers": "agents.human.moonwakers:HOOKS",
 }
 
 

@@ -5,12 +5,15 @@ six seats):
 
 * global: one-hot of the decision to take (the task kinds of :mod:`tasks`, plus 'other'),
   round / max_rounds, pile and discard sizes / terrain cards, options public, claims
-  public, the elements still to pay (/ 6, when paying);
+  public, responses public, the elements still to pay (/ 6, when paying);
 * per seat (:data:`SEAT_FEATURES`): present, ability (3), SCAN / PROTECTION (once public,
   or one's own), points / target, COMBINATION cards / 8, mapped elements (6, / 6), hand
   size / 12, elements of the hand cards this seat sees (6, / 6), action cards it sees
   (6, / 2), hand cards it cannot see / 6, ability used, frozen, initiative, table slot
-  (7 one-hot), MAP / EXPLORE, claim (pass + 3 slots; once public, or one's own);
+  (7 one-hot), MAP / EXPLORE, claim (pass + 3 slots; once public, or one's own), response
+  to the free card's accident (roll / SHELTER; once public, or one's own), and whether
+  the seat is the subject of the decision (the ability's user or target, the shelter's
+  owner);
 * per table slot: present, occupant (6 one-hot, rotated), terrain element (6), biome
   (one-hot over the card file's biomes), and, when the observer knows its explored face,
   its kind (10) and elements (6, / 3);
@@ -27,12 +30,12 @@ from moon_envs.moonwakers import tasks as T
 from moon_envs.moonwakers.cards import ACTION_KINDS, EXPLORED_KINDS
 from moon_envs.moonwakers.config import COMBO_SLOTS, MAX_PLAYERS, TABLE_SLOTS
 
-SEAT_FEATURES = 1 + 3 + 2 + 1 + 1 + 6 + 1 + 6 + 6 + 1 + 3 + TABLE_SLOTS + 2 + 4
+SEAT_FEATURES = 1 + 3 + 2 + 1 + 1 + 6 + 1 + 6 + 6 + 1 + 3 + TABLE_SLOTS + 2 + 4 + 2 + 1
 COMBO_FEATURES = 1 + 6 + 1 + 1
 
 
 def global_size() -> int:
-    return len(T.DECISION_KINDS) + 1 + 5 + 6
+    return len(T.DECISION_KINDS) + 1 + 6 + 6
 
 
 def table_features(num_biomes: int) -> int:
@@ -75,7 +78,8 @@ def build_observation(s, p: int) -> np.ndarray:
     out[i + 2] = len(s.discard) / nt
     out[i + 3] = float(s.options_public)
     out[i + 4] = float(s.claims_public)
-    i += 5
+    out[i + 5] = float(s.responses_public)
+    i += 6
     if t == "pay" and tasks[0]["seat"] == p:
         need = s.pay_need
         for e in range(6):
@@ -89,6 +93,11 @@ def build_observation(s, p: int) -> np.ndarray:
     by6 = _BY6
     action_slot = _ACTION_SLOT
     opts_public, claims_public = s.options_public, s.claims_public
+    responses_public = s.responses_public
+    subject = -1
+    if tasks:
+        front = tasks[0]
+        subject = front.get("user", front.get("victim", front.get("target", -1)))
     count_slot = _COUNT_SLOT
     have = None
     for r in range(n):
@@ -138,6 +147,11 @@ def build_observation(s, p: int) -> np.ndarray:
         claim = s.claims[x]
         if claim >= -1 and (claims_public or x == p):
             out[o + 41 + claim] = 1.0
+        response = s.responses[x]
+        if response >= 0 and (responses_public or x == p):
+            out[o + 44 + response] = 1.0
+        if x == subject:
+            out[o + 46] = 1.0
     i += MAX_PLAYERS * SEAT_FEATURES
 
     tf = table_features(nb)
