@@ -15,7 +15,7 @@ from moon_envs.moonwakers import (  # noqa: F401 (the phase modules register the
 )
 from moon_envs.moonwakers import determinisation, hidden, observation, text, validation
 from moon_envs.moonwakers.cards import load_cards
-from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig
+from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig, target_points
 from moon_envs.moonwakers.state import MoonwakersState as _Core
 
 observation.index_decision_kinds()
@@ -62,6 +62,10 @@ class MoonwakersGame(Game):
 
     def _make_spec(self) -> GameSpec:
         self.cards = load_cards(self.config.cards)
+        self.mask_cache: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> mask
+        self.target = target_points(self.config.num_players)
+        n = self.config.num_players
+        self.orders = [tuple((start + i) % n for i in range(n)) for start in range(n)]
         self.layout = ActionLayout(self.cards.num_terrain)
         n = self.config.num_players
         obs = observation.observation_size(len(self.cards.biomes))

@@ -58,27 +58,31 @@ def _scaled(div: float) -> list[float]:
 
 
 _BY2, _BY3, _BY6, _BY8, _BY12 = (_scaled(d) for d in (2, 3, 6, 8, 12))
+_ACTION_SLOT = [ACTION_KINDS.index(k) if k in ACTION_KINDS else -1 for k in EXPLORED_KINDS]
 
 
 def build_observation(s, p: int) -> np.ndarray:
     cards = s.cards
     n = s.n
-    nb = len(cards.biomes)
-    element_of, sparse, kind_of = cards.element_of, cards.gives_sparse, cards.kind_of
-    seen_rows, unseen_rows, combo_rows, zeros = _rows(cards)
+    seen_rows, unseen_rows, combo_rows, zeros, pack_mapped, pack_seen, blocks = _rows(cards)
     out = array("f", zeros)
     tasks = s.tasks
     t = tasks[0]["t"] if tasks else None
-    nkinds = len(T.DECISION_KINDS)
+    nkinds = _KIND_SLOT_OTHER[0]
     out[_KIND_SLOT.get(t, nkinds)] = 1.0
     i = nkinds + 1
     nt = cards.num_terrain
     out[i] = min(1.0, s.round / s.game.config.max_rounds)
     out[i + 1] = len(s.pile) / nt
     out[i + 2] = len(s.discard) / nt
-    out[i + 3] = float(s.options_public)
-    out[i + 4] = float(s.claims_public)
-    out[i + 5] = float(s.responses_public)
+    opts_public, claims_public = s.options_public, s.claims_public
+    responses_public = s.responses_public
+    if opts_public:
+        out[i + 3] = 1.0
+    if claims_public:
+        out[i + 4] = 1.0
+    if responses_public:
+        out[i + 5] = 1.0
     i += 6
     if t == "pay" and tasks[0]["seat"] == p:
         need = s.pay_need
@@ -90,71 +94,67 @@ def build_observation(s, p: int) -> np.ndarray:
     target = s.target
     known = s.known
     ability = cards.ability_of
-    by6 = _BY6
-    action_slot = _ACTION_SLOT
-    opts_public, claims_public = s.options_public, s.claims_public
-    responses_public = s.responses_public
     subject = -1
     if tasks:
         front = tasks[0]
         subject = front.get("user", front.get("victim", front.get("target", -1)))
-    count_slot = _COUNT_SLOT
     have = None
+    if len(blocks) > 100_000:  # a bounded memo
+        blocks.clear()
+    character, option, score, bought = s.character, s.option, s.score, s.bought
+    mapped, hand, used, frozen = s.mapped, s.hand, s.ability_used, s.frozen
+    position, reveal, claims, responses = s.position, s.reveal_choice, s.claims, s.responses
+    initiative = s.initiative
     for r in range(n):
         x = (p + r) % n
         o = i + r * SEAT_FEATURES
         out[o] = 1.0
-        if s.character[x] >= 0:
-            out[o + 1 + ability[s.character[x]]] = 1.0
-        opt = s.option[x]
+        ch = character[x]
+        if ch >= 0:
+            out[o + 1 + ability[ch]] = 1.0
+        opt = option[x]
         if opt >= 0 and (opts_public or x == p):
             out[o + 4 + opt] = 1.0
-        out[o + 6] = min(1.0, s.points(x) / target)
-        out[o + 7] = _BY8[len(s.bought[x])]
-        counts = [0] * 18  # mapped elements, seen hand elements, seen action cards
-        for c in s.mapped[x]:
-            counts[element_of[c]] += 1
-        hidden = 0
-        for c in s.hand[x]:
-            if known[c] & bit:
-                for e, v in sparse[c]:
-                    counts[6 + e] += v
-                a = action_slot[kind_of[c]]
-                if a >= 0:
-                    counts[12 + a] += 1
-            else:
-                hidden += 1
-        if r == 0:  # my own elements (all my hand cards are known to me)
-            have = [counts[e] + counts[6 + e] for e in range(6)] if not hidden else None
-        for j in range(18):
-            v = counts[j]
-            if v:
-                k, table = count_slot[j]
-                out[o + k] = table[v]
-        out[o + 14] = _BY12[len(s.hand[x])]
-        if hidden:
-            out[o + 27] = by6[hidden]
-        if s.ability_used[x]:
+        pts = score[x]
+        if pts:
+            out[o + 6] = min(1.0, pts / target)
+        out[o + 7] = _BY8[len(bought[x])]
+        # the seat's card counts, summed as one packed integer (a field of 10 bits each:
+        # mapped elements, seen hand elements, seen action cards, hand size, unseen cards)
+        total = 0
+        for c in mapped[x]:
+            total += pack_mapped[c]
+        for c in hand[x]:
+            total += pack_seen[c] if known[c] & bit else PACK_UNSEEN
+        block = blocks.get(total)
+        if block is None:
+            block = blocks[total] = _count_block(total)
+        out[o + 8 : o + 28] = block[0]
+        if r == 0:
+            have = block[1]  # my own elements (None while I hold a card I have not seen)
+        if used[x]:
             out[o + 28] = 1.0
-        if s.frozen[x]:
+        if frozen[x]:
             out[o + 29] = 1.0
-        if x == s.initiative:
+        if x == initiative:
             out[o + 30] = 1.0
-        if s.position[x] >= 0:
-            out[o + 31 + s.position[x]] = 1.0
-        if s.reveal_choice[x] >= 0:
-            out[o + 38 + s.reveal_choice[x]] = 1.0
-        claim = s.claims[x]
-        if claim >= -1 and (claims_public or x == p):
-            out[o + 41 + claim] = 1.0
-        response = s.responses[x]
-        if response >= 0 and (responses_public or x == p):
-            out[o + 44 + response] = 1.0
+        k = position[x]
+        if k >= 0:
+            out[o + 31 + k] = 1.0
+        k = reveal[x]
+        if k >= 0:
+            out[o + 38 + k] = 1.0
+        k = claims[x]
+        if k >= -1 and (claims_public or x == p):
+            out[o + 41 + k] = 1.0
+        k = responses[x]
+        if k >= 0 and (responses_public or x == p):
+            out[o + 44 + k] = 1.0
         if x == subject:
             out[o + 46] = 1.0
     i += MAX_PLAYERS * SEAT_FEATURES
 
-    tf = table_features(nb)
+    tf = len(seen_rows[0])
     occupant = s.occupant
     for k, c in enumerate(s.table):
         if c < 0:
@@ -173,26 +173,56 @@ def build_observation(s, p: int) -> np.ndarray:
             continue
         o = i + k * COMBO_FEATURES
         out[o : o + COMBO_FEATURES] = combo_rows[combo]
-        cost = cost_of[combo]
-        for e in range(6):
-            if have[e] < cost[e]:
+        for h, c in zip(have, cost_of[combo]):
+            if h < c:
                 break
         else:
             out[o + 8] = 1.0
     return np.frombuffer(out, dtype=np.float32)
 
 
-# count j of a seat (6 mapped elements, 6 seen hand elements, 6 seen action cards) ->
-# (offset in the seat block, scaling table)
-_COUNT_SLOT = [(8 + j, _BY6) for j in range(6)] + [(9 + j, _BY6) for j in range(6, 12)]
-_COUNT_SLOT += [(9 + j, _BY2) for j in range(12, 18)]
+FIELD = 10  # bits per packed count
+PACK_UNSEEN = (1 << FIELD * 18) + (1 << FIELD * 19)  # hand size + 1, unseen cards + 1
+_FIELD_SCALE = [_BY6] * 12 + [_BY2] * 6  # mapped and hand elements / 6, action cards / 2
+
+
+def _count_block(total: int) -> tuple:
+    """Entries 8..27 of a seat block from its packed counts, and the seat's elements
+    (mapped + hand; ``None`` when some hand card is unseen)."""
+    mask = (1 << FIELD) - 1
+    fields = [(total >> FIELD * j) & mask for j in range(20)]
+    counts, size, unseen = fields[:18], fields[18], fields[19]
+    row = [_FIELD_SCALE[j][v] for j, v in enumerate(counts[:6])]
+    row.append(_BY12[size])
+    row += [_FIELD_SCALE[j][v] for j, v in enumerate(counts[6:18], start=6)]
+    row.append(_BY6[unseen])
+    have = None if unseen else tuple(counts[e] + counts[6 + e] for e in range(6))
+    return array("f", row), have
+
+
+def _packs(cards) -> tuple[list[int], list[int]]:
+    """Per card, its packed count as a mapped card and as a seen hand card."""
+    mapped = [1 << FIELD * cards.element_of[c] for c in range(cards.num_terrain)]
+    seen = []
+    for c in range(cards.num_terrain):
+        v = 1 << FIELD * 18
+        for e, count in cards.gives_sparse[c]:
+            v += count << FIELD * (6 + e)
+        a = _ACTION_SLOT[cards.kind_of[c]]
+        if a >= 0:
+            v += 1 << FIELD * (12 + a)
+        seen.append(v)
+    return mapped, seen
+
+
 _ROWS: dict[int, tuple] = {}
 
 
 def _rows(cards) -> tuple:
-    """Per card, its table-slot features (explored face seen / unseen; occupant left
-    out) and per COMBINATION card its features (affordability left out), built once per
-    card set."""
+    """Built once per card set: per card, its table-slot features (explored face seen /
+    unseen; occupant left out); per COMBINATION card its features (affordability left
+    out); an all-zero observation; per card its packed counts (:func:`_packs`); and the
+    memo of count blocks (:func:`_count_block`)."""
     rows = _ROWS.get(id(cards))
     if rows is not None and rows[0] is cards:
         return rows[1]
@@ -218,16 +248,17 @@ def _rows(cards) -> tuple:
             row[1 + e] = _BY6[v]
         row[7] = min(1.0, cards.points_of[k] / 10)
         combos.append(array("f", row))
-    built = (seen, unseen, combos, bytes(4 * observation_size(nb)))
+    built = (seen, unseen, combos, bytes(4 * observation_size(nb)), *_packs(cards), {})
     _ROWS[id(cards)] = (cards, built)
     return built
 
 
 _KIND_SLOT: dict = {}
-_ACTION_SLOT = [ACTION_KINDS.index(k) if k in ACTION_KINDS else -1 for k in EXPLORED_KINDS]
+_KIND_SLOT_OTHER = [0]  # the 'other' entry of the phase one-hot
 
 
 def index_decision_kinds() -> None:
     """Fix the phase one-hot once every phase module has registered its decisions."""
     _KIND_SLOT.clear()
     _KIND_SLOT.update({k: i for i, k in enumerate(T.DECISION_KINDS)})
+    _KIND_SLOT_OTHER[0] = len(T.DECISION_KINDS)

@@ -62,17 +62,16 @@ def round_start(s, t) -> None:
 
 def prune_looks(s) -> None:
     """Forget the private looks none of whose cards is still face down in play."""
+    if not s.looks:
+        return
     full = s.all_seats
-    live = set()
-    for c in s.table:
-        if c >= 0:
-            live.add(c)
+    known = s.known
+    live = {c for c in s.table if c >= 0 and known[c] != full}
     for m in s.mapped:
         live.update(m)
     live.update(s.limbo)
-    live.update(s.pile_under)
-    known = s.known
-    s.looks = [look for look in s.looks if any(c in live and known[c] != full for c in look[2])]
+    live.update(c for c in s.pile_under if known[c] != full)
+    s.looks = [look for look in s.looks if not live.isdisjoint(look[2])]
 
 
 def record_look(s, seat: int, card: int, candidates: list[int]) -> None:

@@ -43,7 +43,6 @@ from moon_envs.moonwakers.config import (
     SCAN_MOD,
     TABLE_SLOTS,
     face_up_combos,
-    target_points,
 )
 
 SCAN, PROTECTION = 0, 1
@@ -128,10 +127,9 @@ class MoonwakersState(State):
         """Put tasks at the front of the queue, in the order given."""
         self.tasks[0:0] = new
 
-    def order_from(self, start: int) -> list[int]:
+    def order_from(self, start: int) -> tuple[int, ...]:
         """Seats clockwise (increasing, wrapping) from ``start``."""
-        n = self.n
-        return [(start + i) % n for i in range(n)]
+        return self.game.orders[start]
 
     def modifier(self, seat: int) -> int:
         """The round's die modifier: SCAN -1, PROTECTION +2."""
@@ -284,7 +282,7 @@ class MoonwakersState(State):
 
     @property
     def target(self) -> int:
-        return target_points(self.n)
+        return self.game.target
 
     def note_roll(self, seat: int, die: int, total: int) -> None:
         rolls = self.last_rolls
@@ -339,9 +337,16 @@ class MoonwakersState(State):
         return out
 
     def _legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
-        mask[self.legal_list()] = 1
-        return mask
+        legal = self.legal_list()
+        masks = self.game.mask_cache
+        key = tuple(legal)
+        mask = masks.get(key)
+        if mask is None:
+            if len(masks) > 4096:  # a bounded memo of the masks met so far
+                masks.clear()
+            mask = masks[key] = np.zeros(self.game.spec.num_actions, dtype=np.int8)
+            mask[legal] = 1
+        return mask.copy()
 
     def _is_legal(self, action: int) -> bool:
         return action in self.legal_list()

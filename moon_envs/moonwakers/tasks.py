@@ -63,4 +63,5 @@ def decision(kind: str, legal: Callable) -> Callable:
 
 def task(kind: str, **fields: Any) -> Task:
     """A new task of ``kind`` with ``fields``."""
-    return {"t": kind, **fields}
+    fields["t"] = kind
+    return fields
