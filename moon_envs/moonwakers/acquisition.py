@@ -99,13 +99,13 @@ def claims_reveal(s, t) -> None:
             if s.claims[x] >= 0:
                 note_claim(s, x)
     order = s.order_from(s.initiative)
-    s.push(
-        *[
-            task("settle", slot=k, seats=[x for x in order if s.claims[x] == k])
-            for k in range(len(s.combo_up))
-        ],
-        task("claims_end", before=t["before"]),
-    )
+    claims = s.claims
+    settle = []
+    for k in range(len(s.combo_up)):
+        seats = [x for x in order if claims[x] == k]
+        if seats:
+            settle.append(task("settle", slot=k, seats=seats))
+    s.push(*settle, task("claims_end", before=t["before"]))
 
 
 @T.auto("settle")

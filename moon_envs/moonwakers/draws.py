@@ -17,6 +17,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import repeat
+
 from moon_envs.moonwakers import tasks as T
 from moon_envs.moonwakers.tasks import task
 
@@ -28,8 +31,7 @@ def _uniform(items) -> list[tuple[int, float]]:
     items = sorted(items)
     if not items:
         return []
-    p = 1.0 / len(items)
-    return [(c, p) for c in items]
+    return list(zip(items, repeat(1.0 / len(items))))
 
 
 def _bad_setup(s, card: int) -> bool:
@@ -49,7 +51,7 @@ def _draw_outcomes(s, t) -> list[tuple[int, float]]:
             good = [c for c in pile if not _bad_setup(s, c)]
             if good:
                 return _uniform(good)
-        return _uniform(pile)
+        return list(zip(pile, repeat(1.0 / len(pile))))  # the pile is kept sorted
     if s.pile_under:
         return [(s.pile_under[0], 1.0)]
     return []
@@ -57,8 +59,10 @@ def _draw_outcomes(s, t) -> list[tuple[int, float]]:
 
 @T.chance("draw", _draw_outcomes)
 def apply_draw(s, t, card: int) -> None:
-    if s.pile and card in s.pile:
-        s.pile.remove(card)
+    pile = s.pile
+    k = bisect_left(pile, card)
+    if k < len(pile) and pile[k] == card:
+        del pile[k]
         s.tick += 1
         s.drawn[card] = s.tick
     else:

@@ -1,4 +1,6 @@
-"""The Moonwakers game object and its state class (the rules engine's entry point)."""
+"""The Moonwakers game object and its state class (the rules engine's entry point); the
+rules it implements, with the reason for every house rule, are in docs/rules.md (section
+"Moonwakers SEED")."""
 
 from __future__ import annotations
 

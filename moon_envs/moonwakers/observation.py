@@ -64,7 +64,8 @@ _ACTION_SLOT = [ACTION_KINDS.index(k) if k in ACTION_KINDS else -1 for k in EXPL
 def build_observation(s, p: int) -> np.ndarray:
     cards = s.cards
     n = s.n
-    seen_rows, unseen_rows, combo_rows, zeros, pack_mapped, pack_seen, blocks = _rows(cards)
+    rows = _rows(cards)
+    seen_rows, unseen_rows, combo_rows, zeros, pack_mapped, pack_seen, blocks_m, blocks_h = rows[:8]
     out = array("f", zeros)
     tasks = s.tasks
     t = tasks[0]["t"] if tasks else None
@@ -84,23 +85,26 @@ def build_observation(s, p: int) -> np.ndarray:
     if responses_public:
         out[i + 5] = 1.0
     i += 6
-    if t == "pay" and tasks[0]["seat"] == p:
-        need = s.pay_need
-        for e in range(6):
-            out[i + e] = _BY6[need[e]]
+    subject = -1
+    if t is not None:
+        front = tasks[0]
+        if t == "pay" and front["seat"] == p:
+            need = s.pay_need
+            for e in range(6):
+                out[i + e] = _BY6[need[e]]
+        key = _SUBJECT.get(t)
+        if key is not None:
+            subject = front[key]
     i += 6
 
     bit = 1 << p
     target = s.target
     known = s.known
     ability = cards.ability_of
-    subject = -1
-    if tasks:
-        front = tasks[0]
-        subject = front.get("user", front.get("victim", front.get("target", -1)))
-    have = None
-    if len(blocks) > 100_000:  # a bounded memo
-        blocks.clear()
+    have = -1
+    if len(blocks_h) > 50_000:  # bounded memos
+        blocks_h.clear()
+        blocks_m.clear()
     character, option, score, bought = s.character, s.option, s.score, s.bought
     mapped, hand, used, frozen = s.mapped, s.hand, s.ability_used, s.frozen
     position, reveal, claims, responses = s.position, s.reveal_choice, s.claims, s.responses
@@ -119,19 +123,25 @@ def build_observation(s, p: int) -> np.ndarray:
         if pts:
             out[o + 6] = min(1.0, pts / target)
         out[o + 7] = _BY8[len(bought[x])]
-        # the seat's card counts, summed as one packed integer (a field of 10 bits each:
-        # mapped elements, seen hand elements, seen action cards, hand size, unseen cards)
+        # the seat's card counts, each group summed as one packed integer (``_packs``)
         total = 0
         for c in mapped[x]:
             total += pack_mapped[c]
+        block_m = blocks_m.get(total)
+        if block_m is None:
+            block_m = blocks_m[total] = _mapped_block(total)
+        out[o + 8 : o + 14] = block_m
+        total_m = total
+        total = 0
         for c in hand[x]:
             total += pack_seen[c] if known[c] & bit else PACK_UNSEEN
-        block = blocks.get(total)
-        if block is None:
-            block = blocks[total] = _count_block(total)
-        out[o + 8 : o + 28] = block[0]
-        if r == 0:
-            have = block[1]  # my own elements (None while I hold a card I have not seen)
+        block_h = blocks_h.get(total)
+        if block_h is None:
+            block_h = blocks_h[total] = _hand_block(total)
+        out[o + 14 : o + 28] = block_h[0]
+        if r == 0 and block_h[1]:
+            # my own elements, packed (unknown here while I hold a card I have not seen)
+            have = total_m + (total & ELEMENTS)
         if used[x]:
             out[o + 28] = 1.0
         if frozen[x]:
@@ -165,52 +175,55 @@ def build_observation(s, p: int) -> np.ndarray:
             out[o + 1 + (occupant[k] - p) % n] = 1.0
     i += TABLE_SLOTS * tf
 
-    if have is None:
-        have = s.resources(p)
-    cost_of = cards.cost_of
+    if have < 0:
+        have = sum(v << FIELD * e for e, v in enumerate(s.resources(p)))
+    have |= GUARDS
+    cost_packed = rows[8]
     for k, combo in enumerate(s.combo_up):
         if combo < 0:
             continue
         o = i + k * COMBO_FEATURES
         out[o : o + COMBO_FEATURES] = combo_rows[combo]
-        for h, c in zip(have, cost_of[combo]):
-            if h < c:
-                break
-        else:
+        if (have - cost_packed[combo]) & GUARDS == GUARDS:  # every element affordable
             out[o + 8] = 1.0
     return np.frombuffer(out, dtype=np.float32)
 
 
 FIELD = 10  # bits per packed count
-PACK_UNSEEN = (1 << FIELD * 18) + (1 << FIELD * 19)  # hand size + 1, unseen cards + 1
-_FIELD_SCALE = [_BY6] * 12 + [_BY2] * 6  # mapped and hand elements / 6, action cards / 2
+MASK = (1 << FIELD) - 1
+PACK_UNSEEN = (1 << FIELD * 12) + (1 << FIELD * 13)  # hand size + 1, unseen cards + 1
+ELEMENTS = (1 << FIELD * 6) - 1  # the six element fields of a packed count
+GUARDS = sum(1 << (FIELD * e + FIELD - 1) for e in range(6))  # the top bit of each
+_SUBJECT = {"cryogen": "user", "target_shield": "user", "defective": "victim", "shortcut": "target"}
 
 
-def _count_block(total: int) -> tuple:
-    """Entries 8..27 of a seat block from its packed counts, and the seat's elements
-    (mapped + hand; ``None`` when some hand card is unseen)."""
-    mask = (1 << FIELD) - 1
-    fields = [(total >> FIELD * j) & mask for j in range(20)]
-    counts, size, unseen = fields[:18], fields[18], fields[19]
-    row = [_FIELD_SCALE[j][v] for j, v in enumerate(counts[:6])]
-    row.append(_BY12[size])
-    row += [_FIELD_SCALE[j][v] for j, v in enumerate(counts[6:18], start=6)]
-    row.append(_BY6[unseen])
-    have = None if unseen else tuple(counts[e] + counts[6 + e] for e in range(6))
-    return array("f", row), have
+def _mapped_block(total: int) -> array:
+    """Entries 8..13 of a seat block (mapped elements) from their packed counts."""
+    return array("f", [_BY6[(total >> FIELD * e) & MASK] for e in range(6)])
+
+
+def _hand_block(total: int) -> tuple:
+    """Entries 14..27 of a seat block (hand size, seen elements and action cards, unseen
+    cards) from their packed counts, and the seen elements (``None`` when a card is
+    unseen)."""
+    fields = [(total >> FIELD * j) & MASK for j in range(14)]
+    elements, actions, size, unseen = fields[:6], fields[6:12], fields[12], fields[13]
+    row = [_BY12[size], *[_BY6[v] for v in elements], *[_BY2[v] for v in actions], _BY6[unseen]]
+    return array("f", row), not unseen
 
 
 def _packs(cards) -> tuple[list[int], list[int]]:
-    """Per card, its packed count as a mapped card and as a seen hand card."""
+    """Per card, its packed count as a mapped card (its terrain element) and as a seen
+    hand card (its explored elements, its action kind, one card): ``FIELD`` bits each."""
     mapped = [1 << FIELD * cards.element_of[c] for c in range(cards.num_terrain)]
     seen = []
     for c in range(cards.num_terrain):
-        v = 1 << FIELD * 18
+        v = 1 << FIELD * 12
         for e, count in cards.gives_sparse[c]:
-            v += count << FIELD * (6 + e)
+            v += count << FIELD * e
         a = _ACTION_SLOT[cards.kind_of[c]]
         if a >= 0:
-            v += 1 << FIELD * (12 + a)
+            v += 1 << FIELD * (6 + a)
         seen.append(v)
     return mapped, seen
 
@@ -222,7 +235,9 @@ def _rows(cards) -> tuple:
     """Built once per card set: per card, its table-slot features (explored face seen /
     unseen; occupant left out); per COMBINATION card its features (affordability left
     out); an all-zero observation; per card its packed counts (:func:`_packs`); and the
-    memo of count blocks (:func:`_count_block`)."""
+    memos of count blocks (:func:`_mapped_block`, :func:`_hand_block`); and the packed
+    cost of every COMBINATION card (affordability is one subtraction: with the top bit
+    of each field set, a field stays >= its guard exactly when it holds the cost)."""
     rows = _ROWS.get(id(cards))
     if rows is not None and rows[0] is cards:
         return rows[1]
@@ -248,7 +263,8 @@ def _rows(cards) -> tuple:
             row[1 + e] = _BY6[v]
         row[7] = min(1.0, cards.points_of[k] / 10)
         combos.append(array("f", row))
-    built = (seen, unseen, combos, bytes(4 * observation_size(nb)), *_packs(cards), {})
+    costs = [sum(v << FIELD * e for e, v in enumerate(cost)) for cost in cards.cost_of]
+    built = (seen, unseen, combos, bytes(4 * observation_size(nb)), *_packs(cards), {}, {}, costs)
     _ROWS[id(cards)] = (cards, built)
     return built
 

@@ -2,7 +2,8 @@
 
 Where every card is (a card id indexes the card file's lists):
 
-* ``pile`` (the shuffled terrain pile: a draw takes a uniformly random card of it),
+* ``pile`` (the shuffled terrain pile, kept sorted: a draw takes a uniformly random card
+  of it),
   ``pile_under`` (with ``pile="ordered"``: cards put under the pile, in order; they are
   drawn once ``pile`` is empty), ``discard`` (cards paid for combinations, public),
   ``table`` (one card id or -1 per slot), ``hand[seat]`` (explored cards and the set-up
@@ -32,6 +33,8 @@ roll against the free card's accident) are hidden from the others until the matc
 """
 
 from __future__ import annotations
+
+from bisect import insort
 
 import numpy as np
 
@@ -221,7 +224,7 @@ class MoonwakersState(State):
             for x in range(self.n):
                 if known >> x & 1:
                     gone[x][card] = tick
-        self.pile.append(card)
+        insort(self.pile, card)  # kept sorted: the pile is a set, drawn uniformly
         self.known[card] = 0
         self.drawn[card] = -1
 
@@ -298,26 +301,18 @@ class MoonwakersState(State):
         (``_chance``) once computed; it is popped by the next :meth:`apply_action`.
         """
         tasks = self.tasks
-        auto, chance_outcomes, legal = T.AUTO, T.CHANCE_OUTCOMES, T.LEGAL
+        step = T.STEP
         while tasks:
             t = tasks[0]
-            kind = t["t"]
-            fn = auto.get(kind)
-            if fn is not None:
+            what, fn = step[t["t"]]
+            if what == 0:  # an automatic step
                 tasks.pop(0)
                 fn(self, t)
                 continue
-            fn = chance_outcomes.get(kind)
-            if fn is not None:
-                out = fn(self, t)
-                if out:
-                    t["_chance"] = out
-                    return
-            else:
-                out = legal[kind](self, t)
-                if out:
-                    t["_legal"] = out
-                    return
+            out = fn(self, t)  # chance outcomes or legal actions
+            if out:
+                t["_chance" if what == 1 else "_legal"] = out
+                return
             tasks.pop(0)
 
     def _current_player(self) -> int:

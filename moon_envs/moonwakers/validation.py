@@ -102,6 +102,8 @@ def _cards(s, cfg, n: int, nt: int, nk: int) -> None:
         seen += _ints(name, getattr(s, name), None, 0, nt - 1, most)
     if cfg.pile == "unordered" and s.pile_under:
         _fail("pile_under", "must be empty with pile='unordered'")
+    if s.pile != sorted(s.pile):
+        _fail("pile", "must be sorted (the shuffled pile is a set of card ids)")
     _ints("table", s.table, TABLE_SLOTS, -1, nt - 1)
     if any(c >= 0 for c in s.table[n + 1 :]):
         _fail("table", f"uses slots beyond the {n + 1} of {n} players")
