@@ -67,19 +67,19 @@ def test_a_user_card_file_is_played_and_a_bad_one_stops_make(tmp_path):
     data["combinations"] = data["combinations"][:5]
     good = tmp_path / "cards.json"
     good.write_text(json.dumps(data))
-    env = moon_envs.make("moonwakers_v0", cards=str(good))
+    env = moon_envs.make("moonwakers_v1", cards=str(good))
     env.reset(seed=0)
     assert env.game.cards.num_combos == 5
     data["terrain"][4]["element"] = "Z"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     with pytest.raises(ConfigError, match=r"terrain\[4\]"):
-        moon_envs.make("moonwakers_v0", cards=str(bad))
+        moon_envs.make("moonwakers_v1", cards=str(bad))
     with pytest.raises(ConfigError, match="no such card file"):
-        moon_envs.make("moonwakers_v0", cards=str(tmp_path / "missing.json"))
+        moon_envs.make("moonwakers_v1", cards=str(tmp_path / "missing.json"))
     (tmp_path / "broken.json").write_text("{")
     with pytest.raises(ConfigError, match="not valid JSON"):
-        moon_envs.make("moonwakers_v0", cards=str(tmp_path / "broken.json"))
+        moon_envs.make("moonwakers_v1", cards=str(tmp_path / "broken.json"))
 
 
 def test_the_action_space_follows_the_number_of_terrain_cards(tmp_path):
@@ -87,7 +87,7 @@ def test_the_action_space_follows_the_number_of_terrain_cards(tmp_path):
     data["terrain"] = data["terrain"][:40]
     path = tmp_path / "forty.json"
     path.write_text(json.dumps(data))
-    env = moon_envs.make("moonwakers_v0", cards=str(path))
+    env = moon_envs.make("moonwakers_v1", cards=str(path))
     assert env.game.spec.num_actions == 48 + 7 * 40
     env.reset(seed=0)
     for agent in env.agent_iter():
@@ -137,8 +137,8 @@ def test_bad_card_files_of_every_kind_are_short_config_errors(tmp_path):
     ]
     for path, message in cases:
         with pytest.raises(ConfigError, match=message) as err:
-            moon_envs.make("moonwakers_v0", cards=path)
+            moon_envs.make("moonwakers_v1", cards=path)
         assert len(str(err.value)) < 300, path[:40]
     with pytest.raises(ConfigError, match="cards must be a path") as err:
-        moon_envs.make("moonwakers_v0", cards=[str(tmp_path)] * 50_000)
+        moon_envs.make("moonwakers_v1", cards=[str(tmp_path)] * 50_000)
     assert len(str(err.value)) < 300

@@ -1,4 +1,4 @@
-"""The moonwakers_v0 environment for 2..6 players, and its heuristic agent."""
+"""The moonwakers_v1 environment for 2..6 players, and its heuristic agent."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from moon_envs.moonwakers.config import ActionLayout
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_pettingzoo_api_and_seed_tests(n):
-    api_test(moon_envs.make("moonwakers_v0", num_players=n), num_cycles=60)
-    seed_test(lambda: moon_envs.make("moonwakers_v0", num_players=n), num_cycles=60)
+    api_test(moon_envs.make("moonwakers_v1", num_players=n), num_cycles=60)
+    seed_test(lambda: moon_envs.make("moonwakers_v1", num_players=n), num_cycles=60)
 
 
 @pytest.mark.parametrize("n", [2, 6])
 def test_spaces_and_global_state(n):
-    env = moon_envs.make("moonwakers_v0", num_players=n)
+    env = moon_envs.make("moonwakers_v1", num_players=n)
     env.reset(seed=1)
     spec = env.game.spec
     assert spec.num_actions == ActionLayout(50).num_actions == 48 + 7 * 50
@@ -31,7 +31,7 @@ def test_spaces_and_global_state(n):
 def test_human_view_shows_only_the_seats_own_set_up_card():
     from moon_envs.moonwakers.text import explored, face
 
-    env = moon_envs.make("moonwakers_v0", num_players=2)
+    env = moon_envs.make("moonwakers_v1", num_players=2)
     env.reset(seed=3)
     s = env.game_state
     mine, theirs = s.hand[0][0], s.hand[1][0]
@@ -43,7 +43,7 @@ def test_human_view_shows_only_the_seats_own_set_up_card():
 
 
 def test_heuristic_beats_random():
-    result = tournament("moonwakers_v0", ["heuristic", "random"], games=40, seed=0)
+    result = tournament("moonwakers_v1", ["heuristic", "random"], games=40, seed=0)
     stats = result.stats
     assert stats["heuristic"].wins > stats["random"].wins + 10
 
@@ -51,7 +51,7 @@ def test_heuristic_beats_random():
 def test_heuristic_is_in_the_zoo_and_plays_every_seat_count():
     agent = make_agent("heuristic", "moonwakers", seed=0)
     for n in (3, 6):
-        env = moon_envs.make("moonwakers_v0", num_players=n, max_rounds=3)
+        env = moon_envs.make("moonwakers_v1", num_players=n, max_rounds=3)
         env.reset(seed=n)
         for name in env.agent_iter():
             obs, _, term, trunc, _ = env.last()

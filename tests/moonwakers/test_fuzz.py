@@ -157,12 +157,12 @@ def test_a_snapshot_with_a_bad_field_is_named():
 
 
 def test_a_snapshot_cannot_make_an_illegal_move_legal():
-    env = moon_envs.make("moonwakers_v0")
+    env = moon_envs.make("moonwakers_v1")
     env.reset(seed=0)
     snap = env.get_state()
     assert snap["state"]["state"]["tasks"][0]["t"] == "option"
     snap["state"]["state"]["tasks"][0]["_legal"] = [0, 1, 2, 3, 40]
-    other = moon_envs.make("moonwakers_v0")
+    other = moon_envs.make("moonwakers_v1")
     other.reset(seed=1)
     before = other.get_state()
     with pytest.raises(ConfigError, match=r"tasks\[0\]._legal"):

@@ -34,7 +34,7 @@ class FirstLegalInput(io.StringIO):
 
 def test_a_person_plays_a_whole_game_seeing_only_their_seat():
     out = io.StringIO()
-    argv = ["play", "moonwakers_v0", "--human", "0", "--seed", "1", "--param", "max_rounds=3"]
+    argv = ["play", "moonwakers_v1", "--human", "0", "--seed", "1", "--param", "max_rounds=3"]
     code = main(argv, stdin=FirstLegalInput(400), stdout=out)
     text = out.getvalue()
     assert code == 0 and "final scores:" in text and "winner(s):" in text
@@ -43,7 +43,7 @@ def test_a_person_plays_a_whole_game_seeing_only_their_seat():
     assert "player_1 (random): player_1 chooses an option (sealed)" in text
     assert "options: player_0" in text and "claims: player_0" in text
     assert "the free card" in text and "rolls the d12" in text
-    env = moon_envs.make("moonwakers_v0", max_rounds=3)
+    env = moon_envs.make("moonwakers_v1", max_rounds=3)
     env.reset(seed=1)
     s = env.game_state
     mine, theirs = s.hand[0][0], s.hand[1][0]
@@ -84,7 +84,7 @@ def test_chance_narration_names_draws_rolls_and_only_the_readers_own_card():
 
 
 def test_frames_show_players_turn_phase_last_move_and_a_seats_view():
-    env = moon_envs.make("moonwakers_v0", num_players=3, render_mode="rgb_array")
+    env = moon_envs.make("moonwakers_v1", num_players=3, render_mode="rgb_array")
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     frames = [env.render()]

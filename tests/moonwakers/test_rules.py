@@ -309,3 +309,51 @@ def test_bad_parameters_name_the_field_and_the_allowed_values(param, value):
         MoonwakersGame(**{param: value})
     assert len(str(err.value)) < 300
     assert "allowed" in str(err.value) or "must be" in str(err.value)
+
+
+def test_setup_hand_keep_can_deal_an_accident_that_stays_in_hand():
+    s = MoonwakersGame(num_players=2, setup_hand="keep").new_initial_state()
+    for _ in range(2):
+        s.apply_action(s.chance_outcomes()[0][0])  # characters
+    acc = of_kind(s, "accident")[0]
+    assert (acc, 1 / 50) in s.chance_outcomes()
+    s.apply_action(acc)
+    assert s.hand[0] == [acc] and s.known[acc] == 1 and s.resources(0) == [0] * 6
+    redraw = MoonwakersGame(num_players=2, pile="ordered").new_initial_state()
+    for _ in range(2):
+        redraw.apply_action(redraw.chance_outcomes()[0][0])
+    redraw.apply_action(acc)  # drawn from the shuffled pile: shown and put under it
+    assert redraw.hand[0] == [] and redraw.pile_under == [acc] and redraw.known[acc] == 3
+    assert front(redraw) == "draw" and redraw.tasks[0]["seat"] == 0
+
+
+def test_an_ordered_pile_gives_back_the_cards_put_under_it_in_order():
+    s = blank(2, pile="ordered")
+    first, second = of_kind(s, "elements")[:2]
+    give(s, 0, first)
+    give(s, 0, second, public=False)
+    for c in (second, first):
+        s.hand[0].remove(c)
+        s.to_pile(c)
+    assert s.pile_under == [second, first] and s.known[first] == 3 and s.known[second] == 1
+    s.pile = []  # the shuffled part is used up
+    s.known = [k if c in (first, second) else 0 for c, k in enumerate(s.known)]
+    run(s, ("draw", {"dest": "table", "slot": 0}), ("draw", {"dest": "table", "slot": 1}))
+    assert s.chance_outcomes() == [(second, 1.0)]
+    s.apply_action(second)
+    s.apply_action(first)
+    assert s.table[:2] == [second, first] and s.known[second] == 1  # still known to player_0
+    assert "??" not in s.to_string(0).split("table:")[1].split("\n")[0]
+
+
+def test_each_ability_is_used_at_most_once_per_round():
+    s = blank(3, chars=[4, 5, SHORTCUT], shortcut_when="every")
+    for k in range(4):
+        lay(s, k, s.pile[0])
+    run(s, ("place_start", {}))
+    s.apply_action(A.SHORTCUT)  # before player_0's placement
+    roll(s, 1)
+    roll(s, 12)  # lost
+    assert s.ability_used[2] and s.current_player() == 0
+    s.apply_action(A.PLACE)
+    assert s.current_player() == 1 and front(s) == "place"  # no second try before player_1
