@@ -33,10 +33,10 @@ def claims_start(s, t) -> None:
     s.claims_public = s.config.claims == "open"
     s.claim_turns += 1
     limit = s.config.purchases_per_round
-    seats = [x for x in s.order_from(s.initiative) if s.bought_round[x] < limit]
+    bought = s.bought_round
     s.push(
-        *[task("claim", seat=x) for x in seats],
-        task("claims_reveal", before=sum(s.bought_round)),
+        *[{"t": "claim", "seat": x} for x in s.order_from(s.initiative) if bought[x] < limit],
+        {"t": "claims_reveal", "before": sum(bought)},
     )
 
 
@@ -52,7 +52,7 @@ def labo_targets(s, seat: int) -> list[int]:
 
 def _claim_legal(s, t) -> list[int]:
     x = t["seat"]
-    have = s.resources(x)
+    have = s.packed_resources(x)
     out = [A.PASS]
     for k in range(len(s.combo_up)):
         if s.can_afford(x, k, have):
@@ -178,7 +178,7 @@ def claims_end(s, t) -> None:
     if more and s.claim_turns < s.config.purchases_per_round and any(c >= 0 for c in s.combo_up):
         s.push(task("claims_start"))
     else:
-        s.push(task("round_over"))
+        round_over(s, t)
 
 
 @T.auto("round_over")

@@ -54,6 +54,20 @@ EXPLORED_KINDS = (
 ACTION_KINDS = ("labo", "cryogen", "defective_shelter", "scan", "shelter", "shield")
 ABILITIES = ("shortcut", "permutation", "dash")
 _KIND_INDEX = {k: i for i, k in enumerate(EXPLORED_KINDS)}
+PACK_BITS = 10
+PACK_GUARDS = sum(1 << (PACK_BITS * e + PACK_BITS - 1) for e in range(6))
+"""The top bit of each element field: ``(have | PACK_GUARDS) - cost`` keeps every guard bit
+exactly when each element of ``have`` covers ``cost`` (counts stay below 512)."""
+
+
+def packed(counts) -> int:
+    """Six element counts as one int of :data:`PACK_BITS` bits per element."""
+    return sum(int(v) << PACK_BITS * e for e, v in enumerate(counts))
+
+
+def covers(have: int, cost: int) -> bool:
+    """Whether packed counts ``have`` hold at least packed counts ``cost``."""
+    return ((have | PACK_GUARDS) - cost) & PACK_GUARDS == PACK_GUARDS
 DEFAULT_PATH = Path(__file__).with_name("data") / "cards.json"
 _TOP_KEYS = {"schema", "elements", "combinations", "terrain", "characters"}
 SCHEMA = "moonwakers-cards/1"
@@ -96,6 +110,10 @@ class CardSet:
     points_of: tuple[int, ...] = ()
     ability_of: tuple[int, ...] = ()
     face_of: tuple[int, ...] = ()  # biome index * 6 + terrain element: what the back shows
+    # element counts packed in one int (PACK_BITS bits per element, :func:`packed`)
+    packed_face: tuple[int, ...] = ()  # a mapped card: its terrain element
+    packed_gives: tuple[int, ...] = ()  # a hand card: its explored elements
+    packed_cost: tuple[int, ...] = ()  # a COMBINATION card: its cost
 
     @property
     def num_terrain(self) -> int:
@@ -215,6 +233,9 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
         kind_of=tuple(kinds),
         biome_of=tuple(biome_names.index(b) for b in biomes),
         face_of=tuple(biome_names.index(b) * len(ELEMENTS) + f for b, f in zip(biomes, faces)),
+        packed_face=tuple(1 << PACK_BITS * f for f in faces),
+        packed_gives=tuple(packed(e) for e in explored),
+        packed_cost=tuple(packed(c) for c in costs),
         cost_of=tuple(tuple(int(v) for v in c) for c in costs),
         points_of=tuple(points),
         ability_of=tuple(abilities),

@@ -242,7 +242,7 @@ def _redraw_sealed(new, p: int, rng: np.random.Generator) -> None:
         for x in range(n):
             if x == p or new.claims[x] < -1:
                 continue
-            have = new.resources(x)
+            have = new.packed_resources(x)
             legal = [-1] + [k for k in range(len(new.combo_up)) if new.can_afford(x, k, have)]
             slot = legal[int(rng.integers(len(legal)))]
             new.claims[x] = slot

@@ -27,7 +27,7 @@ from array import array
 import numpy as np
 
 from moon_envs.moonwakers import tasks as T
-from moon_envs.moonwakers.cards import ACTION_KINDS, EXPLORED_KINDS
+from moon_envs.moonwakers.cards import ACTION_KINDS, EXPLORED_KINDS, PACK_BITS, PACK_GUARDS
 from moon_envs.moonwakers.config import COMBO_SLOTS, MAX_PLAYERS, TABLE_SLOTS
 
 SEAT_FEATURES = 1 + 3 + 2 + 1 + 1 + 6 + 1 + 6 + 6 + 1 + 3 + TABLE_SLOTS + 2 + 4 + 2 + 1
@@ -176,7 +176,7 @@ def build_observation(s, p: int) -> np.ndarray:
     i += TABLE_SLOTS * tf
 
     if have < 0:
-        have = sum(v << FIELD * e for e, v in enumerate(s.resources(p)))
+        have = s.packed_resources(p)
     have |= GUARDS
     cost_packed = rows[8]
     for k, combo in enumerate(s.combo_up):
@@ -189,11 +189,11 @@ def build_observation(s, p: int) -> np.ndarray:
     return np.frombuffer(out, dtype=np.float32)
 
 
-FIELD = 10  # bits per packed count
+FIELD = PACK_BITS  # bits per packed count (the card set's packing, ``cards.packed``)
 MASK = (1 << FIELD) - 1
 PACK_UNSEEN = (1 << FIELD * 12) + (1 << FIELD * 13)  # hand size + 1, unseen cards + 1
 ELEMENTS = (1 << FIELD * 6) - 1  # the six element fields of a packed count
-GUARDS = sum(1 << (FIELD * e + FIELD - 1) for e in range(6))  # the top bit of each
+GUARDS = PACK_GUARDS  # the top bit of each element field
 _SUBJECT = {"cryogen": "user", "target_shield": "user", "defective": "victim", "shortcut": "target"}
 
 
@@ -263,7 +263,7 @@ def _rows(cards) -> tuple:
             row[1 + e] = _BY6[v]
         row[7] = min(1.0, cards.points_of[k] / 10)
         combos.append(array("f", row))
-    costs = [sum(v << FIELD * e for e, v in enumerate(cost)) for cost in cards.cost_of]
+    costs = cards.packed_cost
     built = (seen, unseen, combos, bytes(4 * observation_size(nb)), *_packs(cards), {}, {}, costs)
     _ROWS[id(cards)] = (cards, built)
     return built

@@ -54,9 +54,9 @@ def round_start(s, t) -> None:
     prune_looks(s)
     order = s.order_from(s.initiative)
     s.push(
-        *[task("draw", dest="table", slot=k) for k in range(n + 1)],
-        *[task("option", seat=x) for x in order],
-        task("options_reveal"),
+        *[{"t": "draw", "dest": "table", "slot": k} for k in range(n + 1)],
+        *[{"t": "option", "seat": x} for x in order],
+        {"t": "options_reveal"},
     )
 
 
@@ -89,10 +89,11 @@ def choose_option(s, t, action: int) -> None:
 def options_reveal(s, t) -> None:
     s.options_public = True
     order = s.order_from(s.initiative)
+    option = s.option
     s.push(
-        *[task("peek", seat=x) for x in order if s.option[x] == SCAN],
-        *[task("dash", seat=x) for x in order if s.ability(x) == "dash"],
-        task("place_start"),
+        *[{"t": "peek", "seat": x} for x in order if option[x] == SCAN],
+        *[{"t": "dash", "seat": x} for x in order if s.ability(x) == "dash"],
+        {"t": "place_start"},
     )
 
 

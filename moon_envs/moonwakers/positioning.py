@@ -33,20 +33,24 @@ def _free_slots(s) -> list[int]:
 def place_start(s, t) -> None:
     cfg = s.config
     order = s.order_from(s.initiative)
+    abilities = [s.ability(x) for x in range(s.n)]
+    every, own = cfg.shortcut_when == "every", cfg.permutation_when == "own"
     out = []
     for i, y in enumerate(order):
-        if i == 0 or cfg.shortcut_when == "every":
+        if i == 0 or every:
             out += [
-                task("shortcut", seat=x, target=y)
+                {"t": "shortcut", "seat": x, "target": y}
                 for x in s.order_from(y)[1:]
-                if s.ability(x) == "shortcut"
+                if abilities[x] == "shortcut"
             ]
-        out.append(task("place", seat=y))
-        if cfg.permutation_when == "own" and s.ability(y) == "permutation":
-            out.append(task("permute", seat=y))
-    if cfg.permutation_when == "end":
-        out += [task("permute", seat=x) for x in order if s.ability(x) == "permutation"]
-    s.push(*out, task("reveal_start"))
+        out.append({"t": "place", "seat": y})
+        if own and abilities[y] == "permutation":
+            out.append({"t": "permute", "seat": y})
+    if not own:
+        out += [{"t": "permute", "seat": x} for x in order if abilities[x] == "permutation"]
+    # every seat then reveals, clockwise (a seat without a character placed is skipped)
+    out += [{"t": "reveal", "seat": x} for x in order]
+    s.push(*out, {"t": "end_round"})
 
 
 def _shortcut_legal(s, t) -> list[int]:

@@ -21,8 +21,9 @@ from moon_envs.moonwakers.tasks import task
 
 @T.auto("reveal_start")
 def reveal_start(s, t) -> None:
-    order = [x for x in s.order_from(s.initiative) if s.position[x] >= 0]
-    s.push(*[task("reveal", seat=x) for x in order], task("end_round"))
+    """Each placed seat reveals, clockwise from the initiative player, then the round
+    ends (``place_start`` queues the same steps itself)."""
+    s.push(*[task("reveal", seat=x) for x in s.order_from(s.initiative)], task("end_round"))
 
 
 def _reveal_legal(s, t) -> list[int]:

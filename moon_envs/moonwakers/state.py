@@ -40,7 +40,7 @@ import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, State
 from moon_envs.moonwakers import tasks as T
-from moon_envs.moonwakers.cards import ABILITIES, EXPLORED_KINDS
+from moon_envs.moonwakers.cards import ABILITIES, EXPLORED_KINDS, covers
 from moon_envs.moonwakers.config import (
     PROTECTION_MOD,
     SCAN_MOD,
@@ -264,14 +264,22 @@ class MoonwakersState(State):
                     total[e] += v
         return total
 
-    def can_afford(self, seat: int, slot: int, have: list[int] | None = None) -> bool:
+    def packed_resources(self, seat: int) -> int:
+        """:meth:`resources` packed in one int (see :func:`cards.packed`)."""
+        cards = self.cards
+        return sum(map(cards.packed_face.__getitem__, self.mapped[seat])) + sum(
+            map(cards.packed_gives.__getitem__, self.hand[seat])
+        )
+
+    def can_afford(self, seat: int, slot: int, have: int | None = None) -> bool:
+        """Whether ``seat`` (holding ``have``, packed, when given) can pay the COMBINATION
+        card in ``slot``."""
         combo = self.combo_up[slot]
         if combo < 0:
             return False
         if have is None:
-            have = self.resources(seat)
-        cost = self.cards.cost_of[combo]
-        return all(h >= c for h, c in zip(have, cost))
+            have = self.packed_resources(seat)
+        return covers(have, self.cards.packed_cost[combo])
 
     def points(self, seat: int) -> int:
         return self.score[seat]
