@@ -51,7 +51,8 @@ def round_start(s, t) -> None:
     s.bought_round = [0] * n
     s.claim_turns = 0
     s.last_rolls = []
-    prune_looks(s)
+    if len(s.looks) > 32:
+        prune_looks(s)
     order = s.order_from(s.initiative)
     s.push(
         *[{"t": "draw", "dest": "table", "slot": k} for k in range(n + 1)],
@@ -61,9 +62,8 @@ def round_start(s, t) -> None:
 
 
 def prune_looks(s) -> None:
-    """Forget the private looks none of whose cards is still face down in play."""
-    if not s.looks:
-        return
+    """Forget the private looks none of whose cards is still face down in play (done
+    when more than 32 are kept: a look whose cards have all left play tells nothing)."""
     full = s.all_seats
     known = s.known
     live = {c for c in s.table if c >= 0 and known[c] != full}
