@@ -31,6 +31,8 @@ only in what ``p`` has not seen give the same determinisation for the same gener
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 
 from moon_envs.moonwakers.draws import BAD_SETUP
@@ -39,7 +41,9 @@ from moon_envs.moonwakers.text import still_sealed
 
 
 def resample(s, p: int, rng: np.random.Generator):
-    """A clone of ``s`` where everything seat ``p`` cannot know is redrawn."""
+    """A clone of ``s`` where everything seat ``p`` cannot know is redrawn (``rng`` seeds
+    one Python generator for all the draws)."""
+    rng = random.Random(int(rng.integers(2**63)))
     new = s.clone()
     mapping = _redeal(new, s, p, rng)
     _redraw_looks(new, s, p, mapping, rng)
@@ -93,7 +97,7 @@ def _floor(s, x: int) -> list[int]:
     return need
 
 
-def _redeal(new, old, p: int, rng: np.random.Generator) -> dict[int, int]:
+def _redeal(new, old, p: int, rng: random.Random) -> dict[int, int]:
     """Redeal the hidden places of ``new`` (a clone of ``old``); return old -> new ids."""
     places = _places(new, p)
     if not places:
@@ -154,11 +158,16 @@ def _kinds() -> tuple[str, ...]:
     return EXPLORED_KINDS
 
 
-def _match(cands: list[list[int]], rng: np.random.Generator) -> list[int] | None:
+def _match(cands: list[list[int]], rng: random.Random) -> list[int] | None:
     """A random perfect matching of places to distinct candidate cards, or ``None``."""
     count = len(cands)
-    order = [int(i) for i in rng.permutation(count)]
-    shuffled = [[c[int(j)] for j in rng.permutation(len(c))] for c in cands]
+    order = list(range(count))
+    rng.shuffle(order)
+    shuffled = []
+    for c in cands:
+        c = list(c)
+        rng.shuffle(c)
+        shuffled.append(c)
     holder: dict[int, int] = {}
     assign = [-1] * count
 
@@ -195,17 +204,13 @@ def _face_down(s) -> set[int]:
     return {c for c in out if known[c] != full}
 
 
-def _redraw_looks(new, old, p: int, mapping: dict[int, int], rng: np.random.Generator) -> None:
+def _redraw_looks(new, old, p: int, mapping: dict[int, int], rng: random.Random) -> None:
     live = _face_down(old)
     looks = []
     for seat, away, cands in old.looks:
-        keep = []
-        for c in cands:
-            if c in live:
-                keep.append(mapping.get(c, c))
-            else:
-                away += 1
-        looks.append([seat, away, sorted(keep)])
+        keep = [mapping.get(c, c) for c in cands if c in live]
+        if keep:  # a look none of whose cards is still face down in play tells nothing
+            looks.append([seat, away + len(cands) - len(keep), sorted(keep)])
     new.looks = looks
     full = new.all_seats
     known = new.known
@@ -222,19 +227,18 @@ def _redraw_looks(new, old, p: int, mapping: dict[int, int], rng: np.random.Gene
             continue
         bit = 1 << seat
         options = [c for c in cands if not known[c] & bit]
-        total = away + len(options)
-        if total:
-            r = int(rng.integers(total))
+        if options:
+            r = rng.randrange(away + len(options))
             if r < len(options):
                 known[options[r]] |= bit
 
 
-def _redraw_sealed(new, p: int, rng: np.random.Generator) -> None:
+def _redraw_sealed(new, p: int, rng: random.Random) -> None:
     n = new.n
     if not new.options_public:
         for x in range(n):
             if x != p and new.option[x] >= 0:
-                new.option[x] = int(rng.integers(2))
+                new.option[x] = rng.randrange(2)
     for x in range(n):
         if x != p:
             new.claim_need[x] = [0] * 6
@@ -244,7 +248,7 @@ def _redraw_sealed(new, p: int, rng: np.random.Generator) -> None:
                 continue
             have = new.packed_resources(x)
             legal = [-1] + [k for k in range(len(new.combo_up)) if new.can_afford(x, k, have)]
-            slot = legal[int(rng.integers(len(legal)))]
+            slot = legal[rng.randrange(len(legal))]
             new.claims[x] = slot
             if slot >= 0:
                 cost = new.cards.cost_of[new.combo_up[slot]]
@@ -253,7 +257,7 @@ def _redraw_sealed(new, p: int, rng: np.random.Generator) -> None:
     if not new.responses_public:
         for x in range(n):
             if x != p and new.responses[x] >= 0:
-                if new.holding(x, "shelter") >= 0 and rng.integers(2):
+                if new.holding(x, "shelter") >= 0 and rng.randrange(2):
                     new.responses[x] = SHELTER_RESPONSE
                 else:
                     new.responses[x] = ROLL_RESPONSE

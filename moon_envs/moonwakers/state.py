@@ -301,6 +301,31 @@ class MoonwakersState(State):
         if len(rolls) > MAX_ROLLS_KEPT:
             del rolls[0]
 
+    def clone(self) -> MoonwakersState:
+        """An independent copy (``game`` shared). Faster than the core's deep copy: every
+        field is a number, a string, a list of numbers, a list of lists of numbers or a
+        list of task mappings, and nothing below those levels is ever changed in place
+        (a task's ``then``, ``seats`` and memo lists are replaced, never edited)."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if type(v) is list:
+                if not v:
+                    d[k] = []
+                else:
+                    first = type(v[0])
+                    if first is list:
+                        d[k] = [x[:] for x in v]
+                    elif first is dict:
+                        d[k] = [dict(x) for x in v]
+                    else:
+                        d[k] = v[:]
+            elif isinstance(v, np.ndarray):
+                d[k] = v.copy()
+            else:
+                d[k] = v
+        return new
+
     # ---- the queue ---------------------------------------------------------------------
     def advance(self) -> None:
         """Run auto tasks and skip void ones until a chance node, a decision or the end.
