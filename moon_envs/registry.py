@@ -187,9 +187,9 @@ register(
 )
 register(
     EnvEntry(
-        id="moonwakers_v0",
+        id="moonwakers_v1",
         module="moon_envs.moonwakers.env",
         summary="Moonwakers SEED: hidden terrain cards, sealed choices, duels; 2-6 players.",
-        gym_id="moon_envs/Moonwakers-v0",
+        gym_id="moon_envs/Moonwakers-v1",
     )
 )

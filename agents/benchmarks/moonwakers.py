@@ -80,8 +80,8 @@ def run(seconds: float = 3.0) -> list[tuple[str, float, str]]:
         *_env_rows(share * 2),
         ("rules core random play (2p)", _core_rate(two, share, rng), "actions/s"),
         ("rules core random play (6p)", _core_rate(six, share, rng), "actions/s"),
-        ("observation, 564 floats (6p)", obs_s * 1e6, "us"),
-        ("legal mask, 145 entries (6p)", mask_s * 1e6, "us"),
+        (f"observation, {six.spec.observation_shape[0]} floats (6p)", obs_s * 1e6, "us"),
+        (f"legal mask, {six.spec.num_actions} entries (6p)", mask_s * 1e6, "us"),
         ("resample (6p)", resample_s * 1e6, "us"),
         ("heuristic agent decision (6p)", agent_s * 1e3, "ms"),
     ]
@@ -93,7 +93,7 @@ def _env_rows(seconds: float) -> list[tuple[str, float, str]]:
     import moon_envs
     from agents.bench import random_play, reference_factory
 
-    six = moon_envs.make("moonwakers_v0", num_players=6)
+    six = moon_envs.make("moonwakers_v1", num_players=6)
     factory = reference_factory()
     ref = factory() if factory is not None else None
     steps = {"six": 0.0, "ref": 0.0}

@@ -11,6 +11,7 @@ atoms for; *needed* elements are the goal's cost minus its current elements.
 * Reveal: MAP a card it knows to be an accident or a storm, or an unknown card whose
   terrain element is needed; EXPLORE otherwise (an explored face holds 2-3 atoms).
 * Accidents: SHELTER when held, else roll; a loss gives up the least needed card.
+* End of the game (``game_end="choice"``): end it when ahead, play on otherwise.
 * Responses: SHIELD whenever attacked; DEFECTIVE SHELTER whenever possible.
 * Acquisition: claim the affordable card with the most points; without one, LABO an
   opponent's mapped card of a needed element; pay with the card that wastes least.
@@ -93,12 +94,22 @@ class MoonwakersHeuristicAgent:
     def _accident(s, me, legal, need):
         return A.SHELTER if A.SHELTER in legal else A.ROLL
 
+    _respond = _accident
+
+    @staticmethod
+    def _end_choice(s, me, legal, need):
+        best_other = max(s.points(x) for x in range(s.n) if x != me)
+        return A.END if s.points(me) > best_other else A.PASS
+
     @staticmethod
     def _loss(s, me, legal, need):
+        lay = s.layout
+
         def cost(a):
-            if a >= A.HAND:
-                return int(s.cards.explored_elements[a - A.HAND].sum())
-            return 1 + 3 * int(need[a - A.LOSE_MAPPED] > 0)
+            if a >= lay.HAND:
+                return int(sum(s.cards.gives[a - lay.HAND]))
+            card = s.mapped[me][lay.split_mapped(a)[1]]
+            return 1 + 3 * int(need[s.cards.element_of[card]] > 0)
 
         return min(legal, key=cost)
 
@@ -115,28 +126,29 @@ class MoonwakersHeuristicAgent:
 
     @staticmethod
     def _claim(s, me, legal, need):
-        claims = [a for a in legal if A.CLAIM <= a < A.LABO]
+        claims = [a for a in legal if A.CLAIM <= a < A.END]
         if claims:
-            return max(claims, key=lambda a: s.cards.combo_points[s.combo_up[a - A.CLAIM]])
+            return max(claims, key=lambda a: s.cards.points_of[s.combo_up[a - A.CLAIM]])
+        lay = s.layout
         for a in legal:
-            if (
-                a >= A.LABO
-                and (a - A.LABO) // NUM_ELEMENTS > 0
-                and need[(a - A.LABO) % NUM_ELEMENTS]
-            ):
-                return a
+            if A.MAPPED <= a < lay.HAND:
+                off, i = lay.split_mapped(a)
+                card = s.mapped[(me + off) % s.n][i]
+                if off > 0 and need[s.cards.element_of[card]]:
+                    return a
         return A.PASS
 
     @staticmethod
     def _pay(s, me, legal, need_goal):
         need = np.array(s.pay_need)
+        lay = s.layout
 
         def waste(a):
-            gives = (
-                s.cards.explored_elements[a - A.HAND]
-                if a >= A.HAND
-                else np.eye(NUM_ELEMENTS, dtype=np.int64)[a - A.PAY_MAPPED]
-            )
+            if a >= lay.HAND:
+                gives = np.array(s.cards.gives[a - lay.HAND])
+            else:
+                card = s.mapped[me][lay.split_mapped(a)[1]]
+                gives = np.eye(NUM_ELEMENTS, dtype=np.int64)[s.cards.element_of[card]]
             return int(np.maximum(0, gives - need).sum()), -int(np.minimum(gives, need).sum())
 
         return min(legal, key=waste)

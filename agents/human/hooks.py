@@ -85,6 +85,7 @@ _BY_GAME: dict[str, str] = {
     "moonstar": "agents.human.moonstar:HOOKS",
     "moon_harvesters": "agents.human.moon_harvesters:HOOKS",
     "star_master": "agents.human.star_master:HOOKS",
+    "moonwakers": "agents.human.moonwakers:HOOKS",
 }
 
 

@@ -1,1 +1,1 @@
-"""Moonwakers SEED (Gaman Games): the rules engine and the ``moonwakers_v0`` environment."""
+"""Moonwakers SEED (Gaman Games): the rules engine and the ``moonwakers_v1`` environment."""

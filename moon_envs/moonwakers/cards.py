@@ -3,6 +3,7 @@
 Schema of a card file (JSON object; ``data/cards.json`` is the default)::
 
     {
+      "schema": "moonwakers-cards/1",                    # optional; this exact value
       "elements": ["C", "H", "N", "O", "P", "S"],        # exactly these six, this order
       "combinations": [                                    # 1..32 COMBINATION cards
         {"name": "H2O", "cost": {"H": 2, "O": 1}, "points": 3}, ...
@@ -17,9 +18,12 @@ Schema of a card file (JSON object; ``data/cards.json`` is the default)::
     }
 
 ``explored.kind`` is one of :data:`EXPLORED_KINDS`; only ``"elements"`` takes an
-``elements`` map (1..3 atoms in all). Costs hold 1..12 atoms, points are 1..99, a
-character's ability is ``"shortcut"``, ``"permutation"`` or ``"dash"``. Any other key is an
-error. A bad file raises :class:`ConfigError` naming the card (list and index) and field.
+``elements`` map (1..3 atoms in all). Costs hold 1..12 atoms, points are 1..99, names and
+biomes are 1..60 characters long, a character's ability is ``"shortcut"``,
+``"permutation"`` or ``"dash"``. Any other key is an error. A bad file (missing, a
+folder, unreadable, over 1 MB, not UTF-8, not JSON, nested deeper than 16 levels, or off
+the schema) raises :class:`ConfigError` naming the card (list and index) and field;
+quoted values are cut short.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 
 ELEMENTS = ("C", "H", "N", "O", "P", "S")
 EXPLORED_KINDS = (
@@ -49,8 +54,26 @@ EXPLORED_KINDS = (
 ACTION_KINDS = ("labo", "cryogen", "defective_shelter", "scan", "shelter", "shield")
 ABILITIES = ("shortcut", "permutation", "dash")
 _KIND_INDEX = {k: i for i, k in enumerate(EXPLORED_KINDS)}
+PACK_BITS = 10
+PACK_GUARDS = sum(1 << (PACK_BITS * e + PACK_BITS - 1) for e in range(6))
+"""The top bit of each element field: ``(have | PACK_GUARDS) - cost`` keeps every guard bit
+exactly when each element of ``have`` covers ``cost`` (counts stay below 512)."""
+
+
+def packed(counts) -> int:
+    """Six element counts as one int of :data:`PACK_BITS` bits per element."""
+    return sum(int(v) << PACK_BITS * e for e, v in enumerate(counts))
+
+
+def covers(have: int, cost: int) -> bool:
+    """Whether packed counts ``have`` hold at least packed counts ``cost``."""
+    return ((have | PACK_GUARDS) - cost) & PACK_GUARDS == PACK_GUARDS
 DEFAULT_PATH = Path(__file__).with_name("data") / "cards.json"
 _TOP_KEYS = {"schema", "elements", "combinations", "terrain", "characters"}
+SCHEMA = "moonwakers-cards/1"
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 16
+MAX_NAME = 60
 
 
 @dataclass(frozen=True)
@@ -86,6 +109,11 @@ class CardSet:
     cost_of: tuple[tuple[int, ...], ...] = ()
     points_of: tuple[int, ...] = ()
     ability_of: tuple[int, ...] = ()
+    face_of: tuple[int, ...] = ()  # biome index * 6 + terrain element: what the back shows
+    # element counts packed in one int (PACK_BITS bits per element, :func:`packed`)
+    packed_face: tuple[int, ...] = ()  # a mapped card: its terrain element
+    packed_gives: tuple[int, ...] = ()  # a hand card: its explored elements
+    packed_cost: tuple[int, ...] = ()  # a COMBINATION card: its cost
 
     @property
     def num_terrain(self) -> int:
@@ -121,9 +149,9 @@ def _element_map(where: str, field: str, value: Any, low: int, high: int) -> np.
     out = np.zeros(len(ELEMENTS), dtype=np.int64)
     for el, count in value.items():
         if el not in ELEMENTS:
-            _fail(where, field, f"has element {el!r}; allowed elements: {list(ELEMENTS)}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            _fail(where, field, f"has count {count!r} for {el}; counts are integers >= 1")
+            _fail(where, field, f"has element {quote(el)}; allowed elements: {list(ELEMENTS)}")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 12:
+            _fail(where, field, f"has count {quote(count)} for {el}; counts are integers 1..12")
         out[ELEMENTS.index(el)] = count
     if not low <= out.sum() <= high:
         _fail(where, field, f"holds {int(out.sum())} atoms; allowed: {low}..{high}")
@@ -132,16 +160,22 @@ def _element_map(where: str, field: str, value: Any, low: int, high: int) -> np.
 
 def _name(where: str, obj: dict, field: str) -> str:
     value = obj[field]
-    if not isinstance(value, str) or not value.strip():
-        _fail(where, field, f"must be a non-empty string, got {value!r}")
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+        _fail(where, field, f"must be a string of 1..{MAX_NAME} characters, got {quote(value)}")
     return value
 
 
 def parse_cards(data: Any, source: str = "<data>") -> CardSet:
     """Validate a decoded card file and build its :class:`CardSet`."""
     _check_keys("top level", data, _TOP_KEYS - {"schema"}, {"schema"})
-    if list(data["elements"]) != list(ELEMENTS):
-        _fail("top level", "elements", f"must be exactly {list(ELEMENTS)}")
+    if "schema" in data and data["schema"] != SCHEMA:
+        _fail("top level", "schema", f"is {quote(data['schema'])}; allowed: {SCHEMA!r}")
+    if not isinstance(data["elements"], list) or data["elements"] != list(ELEMENTS):
+        _fail(
+            "top level",
+            "elements",
+            f"must be exactly {list(ELEMENTS)}, got {quote(data['elements'])}",
+        )
     combos, terrain, chars = data["combinations"], data["terrain"], data["characters"]
     if not isinstance(combos, list) or not 1 <= len(combos) <= 32:
         _fail("top level", "combinations", "must be a list of 1..32 cards")
@@ -154,8 +188,8 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
     for i, card in enumerate(combos):
         where = f"combinations[{i}]"
         _check_keys(where, card, {"name", "cost", "points"})
-        where = f"combinations[{i}] ({card['name']!r})"
         names.append(_name(where, card, "name"))
+        where = f"combinations[{i}] ({card['name']!r})"
         costs.append(_element_map(where, "cost", card["cost"], 1, 12))
         p = card["points"]
         if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 99:
@@ -167,13 +201,13 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
         where = f"terrain[{i}]"
         _check_keys(where, card, {"biome", "element", "explored"})
         biomes.append(_name(where, card, "biome"))
-        if card["element"] not in ELEMENTS:
-            _fail(where, "element", f"is {card['element']!r}; allowed: {list(ELEMENTS)}")
+        if not isinstance(card["element"], str) or card["element"] not in ELEMENTS:
+            _fail(where, "element", f"is {quote(card['element'])}; allowed: {list(ELEMENTS)}")
         faces.append(ELEMENTS.index(card["element"]))
         ex = card["explored"]
         kind = ex.get("kind") if isinstance(ex, dict) else None
-        if kind not in EXPLORED_KINDS:
-            _fail(where, "explored.kind", f"is {kind!r}; allowed: {list(EXPLORED_KINDS)}")
+        if not isinstance(kind, str) or kind not in EXPLORED_KINDS:
+            _fail(where, "explored.kind", f"is {quote(kind)}; allowed: {list(EXPLORED_KINDS)}")
         if kind == "elements":
             _check_keys(f"{where}.explored", ex, {"kind", "elements"})
             explored.append(_element_map(where, "explored.elements", ex["elements"], 1, 3))
@@ -187,8 +221,8 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
         where = f"characters[{i}]"
         _check_keys(where, card, {"name", "ability"})
         char_names.append(_name(where, card, "name"))
-        if card["ability"] not in ABILITIES:
-            _fail(where, "ability", f"is {card['ability']!r}; allowed: {list(ABILITIES)}")
+        if not isinstance(card["ability"], str) or card["ability"] not in ABILITIES:
+            _fail(where, "ability", f"is {quote(card['ability'])}; allowed: {list(ABILITIES)}")
         abilities.append(ABILITIES.index(card["ability"]))
 
     biome_names = tuple(sorted(set(biomes)))
@@ -198,6 +232,10 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
         gives_sparse=tuple(tuple((i, int(v)) for i, v in enumerate(e) if v) for e in explored),
         kind_of=tuple(kinds),
         biome_of=tuple(biome_names.index(b) for b in biomes),
+        face_of=tuple(biome_names.index(b) * len(ELEMENTS) + f for b, f in zip(biomes, faces)),
+        packed_face=tuple(1 << PACK_BITS * f for f in faces),
+        packed_gives=tuple(packed(e) for e in explored),
+        packed_cost=tuple(packed(c) for c in costs),
         cost_of=tuple(tuple(int(v) for v in c) for c in costs),
         points_of=tuple(points),
         ability_of=tuple(abilities),
@@ -220,19 +258,61 @@ _CACHE: dict[str, CardSet] = {}
 
 def load_cards(path: str | None = None) -> CardSet:
     """Load and validate a card file (``None``: the package's default ``data/cards.json``)."""
-    p = Path(path) if path else DEFAULT_PATH
+    if path is not None and not isinstance(path, str):
+        raise ConfigError(f"cards must be a path string or None, got {quote(path)}")
+    shown = quote(path, 60) if path else repr(str(DEFAULT_PATH))
     try:
+        p = Path(path) if path else DEFAULT_PATH
+        if not p.exists():
+            raise ConfigError(f"cards={shown}: no such card file")
+        if not p.is_file():
+            raise ConfigError(f"cards={shown} is not a file (a folder or a device?)")
         key = f"{p.resolve()}@{p.stat().st_mtime_ns}"
-    except FileNotFoundError:
-        raise ConfigError(f"cards={str(p)!r}: no such card file") from None
-    if key in _CACHE:
-        return _CACHE[key]
+        if key in _CACHE:
+            return _CACHE[key]
+        if p.stat().st_size > MAX_FILE_BYTES:
+            raise ConfigError(f"cards={shown}: the file is larger than {MAX_FILE_BYTES} bytes")
+        raw = p.read_bytes()
+    except ConfigError:
+        raise
+    except (OSError, ValueError) as err:  # too long a name, no permission, a NUL byte...
+        raise ConfigError(f"cards={shown} cannot be read: {type(err).__name__}") from None
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"cards={str(p)!r}: no such card file") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"cards={shown} is not UTF-8 text (byte {err.start})") from None
+    _check_depth(text, shown)
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise ConfigError(f"cards={str(p)!r} is not valid JSON: {err}") from None
+        raise ConfigError(f"cards={shown} is not valid JSON: {quote(str(err), 120)}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"cards={shown}: nested too deeply (at most {MAX_DEPTH} levels)"
+        ) from None
     cards = parse_cards(data, source=str(p))
     _CACHE[key] = cards
     return cards
+
+
+def _check_depth(text: str, shown: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH` before decoding it (brackets
+    inside strings are skipped)."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ConfigError(f"cards={shown}: nested too deeply (at most {MAX_DEPTH} levels)")
+        elif ch in "]}":
+            depth -= 1

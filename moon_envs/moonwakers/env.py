@@ -1,31 +1,35 @@
-"""Moonwakers SEED — ``moonwakers_v0``
+"""Moonwakers SEED — ``moonwakers_v1``
 ===================================
 
 Gaman Games' exploration card game for 2–6 players: explore a planet, collect the
 elements C, H, N, O, P, S and combine them into molecules (COMBINATION cards). The
-collection's hidden-information card game. Rules: RULES.md §2 and docs/rules.md.
+collection's hidden-information card game. The rules as implemented, with the reason for
+every house rule: ``docs/rules.md`` (section "Moonwakers SEED").
 
 ============================  ==========================================================
-Import                        ``moon_envs.make("moonwakers_v0", num_players=2)``
-PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonwakers_v0")``
-Gymnasium (single agent)      ``gymnasium.make("moon_envs/Moonwakers-v0")``
+Import                        ``moon_envs.make("moonwakers_v1", num_players=2)``
+PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/moonwakers_v1")``
+Gymnasium (single agent)      ``gymnasium.make("moon_envs/Moonwakers-v1")``
 Agents                        ``player_0 .. player_{n-1}``
-Actions                       ``Discrete(95 + N)`` (N terrain cards: 145 by default)
+Actions                       ``Discrete(48 + 7N)`` (N terrain cards: 398 by default)
 Observation                   ``Dict(observation=Box(0, 1, (L,), float32),
-                              action_mask=Box(0, 1, (95 + N,), int8))``, L = 564
-Chance                        characters, every terrain and COMBINATION draw, first
-                              player, every d12 (accidents, duels)
-Hidden information            other hands' set-up cards, unscanned table cards,
-                              unexplored mapped cards, the pile, others' sealed choices
+                              action_mask=Box(0, 1, (48 + 7N,), int8))``, L = 585
+Chance                        characters, every terrain and COMBINATION draw, the d12
+                              roll-off for the first player, every d12 (accidents, duels)
+Hidden information            other hands' set-up cards, face-down table and mapped cards
+                              a seat has not looked at, the pile, others' looks and sealed
+                              choices (SCAN / PROTECTION, claims, answers to accidents)
 ============================  ==========================================================
 
 Card data
 ---------
-All cards live in ``moon_envs/moonwakers/data/cards.json`` ([HOUSE] lists of RULES.md
-§2: 17 COMBINATION cards, 50 TERRAIN cards, 6 CHARACTERS). ``make("moonwakers_v0",
-cards="my_cards.json")`` plays with another file of the same schema::
+All cards live in ``moon_envs/moonwakers/data/cards.json`` (the house lists of
+docs/rules.md: 17 COMBINATION cards, 50 TERRAIN cards, 6 CHARACTERS).
+``make("moonwakers_v1", cards="my_cards.json")`` plays with another file of the same
+schema::
 
-    {"elements": ["C", "H", "N", "O", "P", "S"],
+    {"schema": "moonwakers-cards/1",          (optional; exactly this value)
+     "elements": ["C", "H", "N", "O", "P", "S"],
      "combinations": [{"name": "H2O", "cost": {"H": 2, "O": 1}, "points": 3}, ...],
      "terrain": [{"biome": "Volcano", "element": "H",
                   "explored": {"kind": "elements", "elements": {"H": 1, "O": 1}}}, ...],
@@ -34,32 +38,39 @@ cards="my_cards.json")`` plays with another file of the same schema::
 ``explored.kind``: ``elements`` (1–3 atoms in ``elements``), ``accident``,
 ``infrared_storm``, ``ionic_storm``, ``labo``, ``cryogen``, ``defective_shelter``,
 ``scan``, ``shelter``, ``shield``. 1–32 combinations (1–12 atoms, 1–99 points), 8–96
-terrain cards, exactly 6 characters (``shortcut`` / ``permutation`` / ``dash``). A bad
+terrain cards, exactly 6 characters (``shortcut`` / ``permutation`` / ``dash``), names
+and biomes of 1–60 characters, files of at most 1 MB nested at most 16 levels. A bad
 file raises ``ConfigError`` naming the card and the field (``moonwakers.cards``).
 
 Round
 -----
-Opening (players + 1 table cards; SCAN / PROTECTION chosen one seat at a time, sealed
-until all have chosen; scanners peek alone), DASH, SHORTCUT, positioning (SCAN action
-cards may be played), PERMUTATION, reveal (MAP or EXPLORE; accidents, SHELTER,
-DEFECTIVE SHELTER, SHIELD, storms), the free card's accident for everyone, sealed claims,
+Opening (players + 1 table cards face down; SCAN / PROTECTION chosen one seat at a time,
+sealed until all have chosen; scanners look alone), DASH, SHORTCUT, positioning (SCAN
+action cards may be played on a table or mapped card), PERMUTATION, reveal (MAP or
+EXPLORE; accidents, SHELTER, DEFECTIVE SHELTER, SHIELD, storms), the free card flipped for
+all (its accident answered by everyone at once, sealed), sealed claims (LABO first),
 d12 duels, payment card by card, end of game. Every step is documented in the module of
-its phase (``opening``, ``positioning``, ``reveal``, ``acquisition``, ``draws``).
+its phase (``opening``, ``positioning``, ``reveal``, ``accidents``, ``acquisition``,
+``draws``).
 
 Actions
 -------
-One flat ``Discrete`` space (``config.ActionLayout``): 0 pass; 1–2 SCAN / PROTECTION;
-3–9 peek at table slot; 10–16 DASH slot; 17–23 place under slot; 24–30 play SCAN card on
-slot; 31 SHORTCUT; 32–36 PERMUTATION with the seat 1–5 to the left; 37 CRYOGEN; 38
-SHIELD; 39 DEFECTIVE SHELTER; 40 SHELTER; 41 roll; 42 MAP; 43 EXPLORE; 44–49 lose a mapped
-card of element C…S; 50–55 pay a mapped card of element C…S; 56–58 claim combination
-slot; 59–94 LABO on (seat offset × 6 + element); 95 + id: a hand card (to lose or pay).
-The mask is exact; only the seat of the front task has a non-zero mask.
+One flat ``Discrete`` space (``config.ActionLayout``): 0 pass (decline an ability, a
+response card, a claim, the end of the game); 1–2 SCAN / PROTECTION; 3–9 look at table
+slot; 10–16 DASH slot; 17–23 place under slot; 24–30 play a SCAN card on table slot; 31
+SHORTCUT; 32–36 PERMUTATION with the seat 1–5 to the left; 37 CRYOGEN; 38 SHIELD; 39
+DEFECTIVE SHELTER; 40 SHELTER; 41 roll; 42 MAP; 43 EXPLORE; 44–46 claim COMBINATION slot;
+47 end the game (``game_end="choice"``); ``48 + offset × N + i``: the ``i``-th oldest
+mapped card of the seat ``offset`` places to the left (0: one's own), to play a SCAN card
+on (placement), LABO (claim), lose (loss) or pay with (payment); ``48 + 6N + id``: one's
+own hand card ``id`` (to lose or pay). The mask is exact; only the seat of the front task
+has a non-zero mask. ``state.action_to_string(a)`` names actions in the current decision.
 
 Observation
 -----------
 See ``moonwakers.observation``: the decision to take, per seat (rotated, me first)
-public facts plus what I saw of their hands, the table with what I scanned, the face-up
+public facts plus what I saw of their hands, sealed choices once revealed (or my own),
+the table with what I know of each card (the flipped free card included), the face-up
 combinations. Two positions that differ only in what a seat cannot know give it the same
 observation, mask, infos and text (tested). ``env.state()`` has everything.
 
@@ -70,24 +81,66 @@ COMBINATION cards, then shared) share +1, the others −1. ``"score"``: points a
 
 Parameters
 ----------
-``num_players`` (2–6, default 2), ``cards`` (card file path, default the package's),
-``max_rounds`` ([HOUSE] 30: the game also ends after this round), plus the env's
-``render_mode``, ``reward_mode`` and ``illegal_action``.
+=======================  ============  ====================================================
+parameter                default       allowed values and meaning
+=======================  ============  ====================================================
+``num_players``          2             2..6
+``cards``                None          a card file path (None: the package's)
+``max_rounds``           100           1..500 [HOUSE] safety cap: the game also ends after it
+``setup_hand``           "redraw"      [HOUSE] an ACCIDENT / STORM set-up card is shown and
+                                       redrawn; ``"keep"``: kept in hand, holding nothing
+``ability_duel``         True          [HOUSE] SHORTCUT / PERMUTATION is a d12 duel against
+                                       the target; ``False``: it works unless answered
+``shortcut_when``        "first"       [HOUSE] before the first placement, against the
+                                       initiative player; ``"every"``: before any other
+                                       seat's placement, against that seat
+``permutation_when``     "end"         [HOUSE] once all are placed; ``"own"``: right after
+                                       the user's own placement
+``shield_abilities``     True          [HOUSE] the target may SHIELD a SHORTCUT/PERMUTATION;
+                                       ``False``: SHIELD answers attack cards only
+``pile``                 "unordered"   [HOUSE] cards put under the pile are shuffled in;
+                                       ``"ordered"``: they come back in order, after the
+                                       shuffled part
+``free_card``            "pile"        [HOUSE] the free non-accident card goes under the
+                                       pile; ``"discard"``: onto the discard pile
+``claims``               "sealed"      [HOUSE] claims sealed until all claimed; ``"open"``
+``purchases_per_round``  1             [HOUSE] 1..3 COMBINATION cards per seat and round
+``cancelled_shelter``    "roll"        [HOUSE] a cancelled SHELTER leaves the die;
+                                       ``"loss"``: the accident hits at once
+``ionic_storm_draws``    "inert"       [HOUSE] a storm drawn by an ionic storm does nothing;
+                                       ``"act"``: it acts as if explored
+``game_end``             "automatic"   [HOUSE] the round in which the target is reached ends
+                                       the game; ``"choice"``: each such player may end it
+``response_windows``     "disguised"   [HOUSE] windows also offered, PASS only, to a seat
+                                       holding an unseen card; ``"holders"``: to holders only
+                                       (being asked then shows the table the card)
+``scan_targets``         "terrain"     a SCAN card looks at a table or mapped card;
+                                       ``"table"``: at a table card only
+=======================  ============  ====================================================
+
+Plus the env's ``render_mode`` (``ansi``, ``human``, ``rgb_array``: the spectator's
+picture), ``reward_mode`` and ``illegal_action``. Bad values raise ``ConfigError`` naming
+the parameter and its allowed values.
 
 House rules
 -----------
-Card lists; the pile is unordered (a card put "under the pile" is shuffled in); set-up
-cards that are accidents or storms are redrawn; abilities as in RULES.md §2 (SHORTCUT
-offered before the first placement, PERMUTATION after all placements, each a duel);
-response windows (CRYOGEN, SHIELD, DEFECTIVE SHELTER) are also offered, with PASS only,
-to a seat holding an unseen card so that being asked reveals nothing; a cancelled SHELTER
-leaves the die; storms drawn by an ionic storm do nothing; free non-accident cards go
-under the pile; claims sealed, one per seat per round, duels for shared claims; the game
-ends at the end of the round where the target is reached, after ``max_rounds``, or when
-no COMBINATION card is left.
+The card lists; the unordered pile; set-up accidents and storms redrawn; the timing of
+SHORTCUT and PERMUTATION, their duels and the target's SHIELD; CRYOGEN freezes an ability
+for the round and each ability is used at most once per round; the disguised response
+windows; a cancelled shelter leaves the die; storms drawn by an ionic storm do nothing;
+free non-accident cards go under the pile; sealed claims, duels for shared claims, one
+purchase per seat and round; the automatic end of the game; the round cap. Each is a
+parameter above; docs/rules.md gives the reason for every default.
 
 Version history
 ---------------
+* v1 (after moon-envs 0.2.0): the first player by a d12 roll-off (chance nodes, ties rolled
+  again); the free card flipped for all to see; answers to its accident sealed; a SCAN
+  card also looks at mapped cards; lost, paid and LABO'd mapped cards chosen one by one
+  (``48 + 7N`` actions); an infrared storm refills a slot its pile could not fill from the
+  returned cards; the round cap raised from 30 to 100; every house rule a parameter;
+  ``resample`` redraws sealed choices and other seats' looks and keeps every constraint
+  the seat knows.
 * v0 (moon-envs 0.1.0): first release.
 """
 
@@ -105,7 +158,7 @@ class raw_env(MoonAECEnv):
     rgb_renderer = staticmethod(render_rgb)
     metadata = {
         "render_modes": RENDER_MODES,
-        "name": "moonwakers_v0",
+        "name": "moonwakers_v1",
         "is_parallelizable": False,
         "render_fps": 2,
     }

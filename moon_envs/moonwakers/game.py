@@ -1,14 +1,23 @@
-"""The Moonwakers game object and its state class (the rules engine's entry point)."""
+"""The Moonwakers game object and its state class (the rules engine's entry point); the
+rules it implements, with the reason for every house rule, are in docs/rules.md (section
+"Moonwakers SEED")."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
-from moon_envs.moonwakers import acquisition, draws, opening, positioning, reveal  # noqa: F401 (handlers)
-from moon_envs.moonwakers import hidden, observation, text
+from moon_envs.moonwakers import (  # noqa: F401 (the phase modules register their handlers)
+    accidents,
+    acquisition,
+    draws,
+    opening,
+    positioning,
+    reveal,
+)
+from moon_envs.moonwakers import determinisation, hidden, observation, text, validation
 from moon_envs.moonwakers.cards import load_cards
-from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig
+from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig, target_points
 from moon_envs.moonwakers.state import MoonwakersState as _Core
 
 observation.index_decision_kinds()
@@ -24,10 +33,12 @@ class MoonwakersState(_Core):
         return hidden.global_state(self)
 
     def resample(self, player: int, rng: np.random.Generator) -> MoonwakersState:
-        return hidden.resample(self, player, rng)
+        if not 0 <= player < self.n:
+            raise ValueError(f"player must be in 0..{self.n - 1}, got {player}")
+        return determinisation.resample(self, player, rng)
 
     def _validate(self) -> None:
-        hidden.validate(self)
+        validation.validate(self)
 
     def to_string(self, player: int | None = None) -> str:
         if player is not None and not 0 <= player < self.n:
@@ -45,20 +56,27 @@ class MoonwakersState(_Core):
 
 
 class MoonwakersGame(Game):
-    """Moonwakers SEED rules (RULES.md §2) with the card file ``config.cards``."""
+    """Moonwakers SEED rules (docs/rules.md, section *Moonwakers SEED*) with the card file
+    ``config.cards``."""
 
     config_class = MoonwakersConfig
     state_class = MoonwakersState
 
     def _make_spec(self) -> GameSpec:
         self.cards = load_cards(self.config.cards)
+        self.mask_cache: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> mask
+        self.target = target_points(self.config.num_players)
+        n = self.config.num_players
+        self.orders = [tuple((start + i) % n for i in range(n)) for start in range(n)]
         self.layout = ActionLayout(self.cards.num_terrain)
         n = self.config.num_players
         obs = observation.observation_size(len(self.cards.biomes))
-        # decisions per round: accidents (at most 3n + n(n+1) of them, n + 2 decisions
-        # each), abilities with their windows, placements, reveals, claims and payments
-        # (at most 12 atoms each) stay well below 40 n^2 + 4 N
-        per_round = 40 * n * n + 4 * self.cards.num_terrain
+        # decisions per round, at most: options, peeks and placements (n each, plus a
+        # SCAN per card), abilities with their windows (n (n + 2)) and SHORTCUT offers
+        # (n^2), reveals (n), accidents (at most 4n of them, n + 3 decisions each, plus n
+        # sealed responses), claims with LABO (3 turns of n + N) and payments (12 atoms,
+        # 3 purchases each), end choices (n): below 8 n^2 + 60 n + 4 N
+        per_round = 8 * n * n + 60 * n + 4 * self.cards.num_terrain
         return GameSpec(
             name="moonwakers",
             num_players=n,

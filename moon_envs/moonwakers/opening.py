@@ -1,15 +1,19 @@
-"""Round start and phase 1, the opening; the CRYOGEN / SHIELD windows of abilities.
+"""Round start and phase 1, the opening; DASH; the CRYOGEN / SHIELD windows of abilities.
 
-* ``round_start``: the initiative passes left (not before the first round); players + 1
+* ``round_start``: the initiative passes left (not before the first round); the last
+  round's free card, left face up on the table for all to see, goes under the pile (or
+  onto the discard pile, ``free_card="discard"``, unless it is an accident); players + 1
   terrain cards are drawn face down onto the table.
 * ``option``: every seat, clockwise from the initiative player, chooses SCAN or PROTECTION.
   The choices are sealed (hidden from the others) until all have chosen.
 * ``peek``: each SCAN player looks at the explored face of one table card, alone.
+* ``dash``: before positioning, a DASH holder may replace a table card by a new draw; the
+  old card goes under the pile.
 
 When a character ability is announced (:func:`ability_windows`), every other seat that
 holds a CRYOGEN may play it to freeze that ability for the round; the user may answer
-with a SHIELD, which blocks the CRYOGEN. A targeted ability's target may then cancel it
-with a SHIELD of their own ([HOUSE] RULES.md §2).
+with a SHIELD, which blocks the CRYOGEN. Under ``shield_abilities`` the target of a
+SHORTCUT or PERMUTATION may then cancel it with a SHIELD of their own.
 """
 
 from __future__ import annotations
@@ -26,23 +30,54 @@ def round_start(s, t) -> None:
     if not t.get("first"):
         s.initiative = (s.initiative + 1) % n
     s.round += 1
+    for k, card in enumerate(s.table):  # last round's free card, flipped for all to see
+        if card >= 0:
+            s.table[k] = -1
+            if s.config.free_card == "discard" and not s.cards.is_kind(card, "accident"):
+                s.discard.append(card)
+            else:
+                s.to_pile(card)
     s.option = [-1] * n
     s.options_public = False
     s.position = [-1] * n
     s.occupant = [-1] * len(s.occupant)
     s.ability_used = [False] * n
     s.frozen = [False] * n
-    s.shortcut_seat = -1
     s.reveal_choice = [-1] * n
+    s.responses = [-1] * n
+    s.responses_public = False
     s.claims = [-2] * n
     s.claims_public = False
+    s.bought_round = [0] * n
+    s.claim_turns = 0
     s.last_rolls = []
+    if len(s.looks) > 32:
+        prune_looks(s)
     order = s.order_from(s.initiative)
     s.push(
-        *[task("draw", dest="table", slot=k) for k in range(n + 1)],
-        *[task("option", seat=x) for x in order],
-        task("options_reveal"),
+        *[{"t": "draw", "dest": "table", "slot": k} for k in range(n + 1)],
+        *[{"t": "option", "seat": x} for x in order],
+        {"t": "options_reveal"},
     )
+
+
+def prune_looks(s) -> None:
+    """Forget the private looks none of whose cards is still face down in play (done
+    when more than 32 are kept: a look whose cards have all left play tells nothing)."""
+    full = s.all_seats
+    known = s.known
+    live = {c for c in s.table if c >= 0 and known[c] != full}
+    for m in s.mapped:
+        live.update(m)
+    live.update(s.limbo)
+    live.update(c for c in s.pile_under if known[c] != full)
+    s.looks = [look for look in s.looks if not live.isdisjoint(look[2])]
+
+
+def record_look(s, seat: int, card: int, candidates: list[int]) -> None:
+    """``seat`` looks at ``card``'s explored face, chosen among ``candidates``."""
+    s.known[card] |= 1 << seat
+    s.looks.append([seat, 0, sorted(candidates)])
 
 
 @T.decision("option", lambda s, t: [A.OPT_SCAN, A.OPT_PROTECTION])
@@ -54,22 +89,25 @@ def choose_option(s, t, action: int) -> None:
 def options_reveal(s, t) -> None:
     s.options_public = True
     order = s.order_from(s.initiative)
+    option = s.option
     s.push(
-        *[task("peek", seat=x) for x in order if s.option[x] == SCAN],
-        *[task("dash", seat=x) for x in order if s.ability(x) == "dash"],
-        *[task("shortcut", seat=x) for x in order[1:] if s.ability(x) == "shortcut"],
-        task("place_start"),
+        *[{"t": "peek", "seat": x} for x in order if option[x] == SCAN],
+        *[{"t": "dash", "seat": x} for x in order if s.ability(x) == "dash"],
+        {"t": "place_start"},
     )
 
 
-def _table_slots(s) -> list[int]:
-    return [k for k, c in enumerate(s.table) if c >= 0]
+def table_cards(s) -> list[int]:
+    return [c for c in s.table if c >= 0]
 
 
-@T.decision("peek", lambda s, t: [A.PEEK + k for k in _table_slots(s)])
+def _peek_legal(s, t) -> list[int]:
+    return [A.PEEK + k for k, c in enumerate(s.table) if c >= 0]
+
+
+@T.decision("peek", _peek_legal)
 def peek(s, t, action: int) -> None:
-    card = s.table[action - A.PEEK]
-    s.known[card] |= 1 << t["seat"]
+    record_look(s, t["seat"], s.table[action - A.PEEK], table_cards(s))
 
 
 # ---- ability windows -------------------------------------------------------------------------
@@ -77,10 +115,10 @@ def peek(s, t, action: int) -> None:
 
 def ability_windows(s, user: int, target: int = -1) -> list[dict]:
     """CRYOGEN windows of the other seats (clockwise from the user), then the target's
-    SHIELD window."""
+    SHIELD window (under ``shield_abilities``)."""
     s.ability_blocked = False
     out = [task("cryogen", seat=x, user=user) for x in s.order_from(user)[1:]]
-    if target >= 0:
+    if target >= 0 and s.config.shield_abilities:
         out.append(task("target_shield", seat=target, user=user))
     return out
 
@@ -134,9 +172,9 @@ def target_shield(s, t, action: int) -> None:
 
 def _dash_legal(s, t) -> list[int]:
     x = t["seat"]
-    if s.ability_used[x] or s.frozen[x] or not (s.pile or s.discard):
+    if s.ability_used[x] or s.frozen[x] or not (s.pile or s.pile_under or s.discard):
         return []
-    return [A.PASS, *[A.DASH + k for k in _table_slots(s)]]
+    return [A.PASS, *[A.DASH + k for k, c in enumerate(s.table) if c >= 0]]
 
 
 @T.decision("dash", _dash_legal)
@@ -151,15 +189,17 @@ def dash(s, t, action: int) -> None:
 
 @T.auto("dash_do")
 def dash_do(s, t) -> None:
-    if not ability_live(s, t["seat"]):
+    slot = t["slot"]
+    if not ability_live(s, t["seat"]) or s.table[slot] < 0:
         return
-    old = s.table[t["slot"]]
-    s.table[t["slot"]] = -1
-    s.limbo.append(old)
-    s.push(task("draw", dest="table", slot=t["slot"]), task("limbo_to_pile", card=old))
+    s.limbo.append(s.table[slot])
+    s.table[slot] = -1
+    s.push(task("draw", dest="table", slot=slot), task("limbo_to_pile"))
 
 
 @T.auto("limbo_to_pile")
 def limbo_to_pile(s, t) -> None:
-    s.limbo.remove(t["card"])
-    s.to_pile(t["card"])
+    """The card DASH replaced goes under the pile once the new one is drawn."""
+    cards, s.limbo = s.limbo, []
+    for c in cards:
+        s.to_pile(c)

@@ -1,34 +1,57 @@
-"""The Moonwakers position: its fields, set-up, and the task queue that drives it.
+"""The Moonwakers position: its fields, helpers of the phase modules, and the task queue.
 
 Where every card is (a card id indexes the card file's lists):
 
-* ``pile`` (terrain draw pile, unordered: a draw takes a uniformly random card of it),
-  ``discard`` (cards paid for combinations, public), ``table`` (one card id or -1 per
-  slot), ``hand[seat]`` (explored cards), ``mapped[seat]`` (mapped cards, terrain face
-  up, oldest first) and ``limbo`` (a card between two steps, e.g. a flipped accident);
-* ``combo_pile`` (unordered), ``combo_up`` (face-up slots, -1 empty), ``bought[seat]``
-  and ``combo_under`` (cards an infrared storm is putting back).
+* ``pile`` (the shuffled terrain pile, kept sorted: a draw takes a uniformly random card
+  of it),
+  ``pile_under`` (with ``pile="ordered"``: cards put under the pile, in order; they are
+  drawn once ``pile`` is empty), ``discard`` (cards paid for combinations, public),
+  ``table`` (one card id or -1 per slot), ``hand[seat]`` (explored cards and the set-up
+  card), ``mapped[seat]`` (mapped cards, terrain face up, oldest first) and ``limbo`` (a
+  card between two steps: a flipped accident, a card DASH replaced);
+* ``combo_pile`` (unordered), ``combo_up`` (face-up slots, -1 empty), ``bought[seat]`` and
+  ``combo_under`` (cards an infrared storm is putting back).
 
-``known[card]`` is a bit mask of the seats that know that card's explored face (all bits:
-public). It is cleared when a card goes back into the pile.
+What each seat knows:
+
+* ``known[card]``: bit mask of the seats that know that card's explored face (all bits:
+  public). Cleared when the card is shuffled into the pile.
+* ``tick`` counts draws and cards going into the pile; ``drawn[card]`` is the tick at
+  which the card left the shuffled pile (-1 while in it); ``gone[seat][card]`` the last
+  tick at which ``seat`` saw that card go into the shuffled pile (``gone_pub`` when all
+  saw it). A card can only be in a place filled before the seat last saw it elsewhere.
+* ``looks``: every private look at a face-down card ``[seat, away, candidates]``: the
+  cards it could have looked at (those still on the table or mapped) and how many of the
+  candidates have left for the pile or been flipped; the determinisation redraws them.
+* ``floor[seat]``: elements the seat's unseen set-up card must hold (its revealed claims
+  needed them); ``not_kinds[seat]``: explored kinds it cannot be (bit mask; windows not
+  offered under ``response_windows="holders"``).
+
+Sealed choices: ``option`` (SCAN / PROTECTION), ``claims``, ``responses`` (SHELTER or
+roll against the free card's accident) are hidden from the others until the matching
+``*_public`` flag is set.
 """
 
 from __future__ import annotations
+
+from bisect import insort
 
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, State
 from moon_envs.moonwakers import tasks as T
-from moon_envs.moonwakers.cards import ABILITIES, EXPLORED_KINDS
+from moon_envs.moonwakers.cards import ABILITIES, EXPLORED_KINDS, covers
 from moon_envs.moonwakers.config import (
     PROTECTION_MOD,
     SCAN_MOD,
     TABLE_SLOTS,
     face_up_combos,
-    target_points,
 )
 
 SCAN, PROTECTION = 0, 1
+ROLL_RESPONSE, SHELTER_RESPONSE = 0, 1
+MAX_ROLLS_KEPT = 64
+_KIND = {k: i for i, k in enumerate(EXPLORED_KINDS)}
 
 
 class MoonwakersState(State):
@@ -39,6 +62,7 @@ class MoonwakersState(State):
         n = game.config.num_players
         self.n = n  # seats
         cards = game.cards
+        nt = cards.num_terrain
         self.round = 0
         self.initiative = 0
         self.character = [-1] * n
@@ -50,21 +74,35 @@ class MoonwakersState(State):
         self.ability_used = [False] * n
         self.frozen = [False] * n
         self.ability_blocked = False  # the target of the ability being used shielded it
-        self.shortcut_seat = -1
         self.shelter_ok = False
         self.reveal_choice = [-1] * n  # 0 MAP, 1 EXPLORE
+        self.responses = [-1] * n  # -1 none, 0 roll, 1 SHELTER (sealed until all chose)
+        self.responses_public = False
         self.claims = [-2] * n  # -2 undecided, -1 pass, else combo slot (sealed)
         self.claims_public = False
+        self.claim_need = [[0] * 6 for _ in range(n)]  # what a claim needed of unseen cards
+        self.bought_round = [0] * n  # COMBINATION cards bought this round
+        self.claim_turns = 0  # claim turns held this round
         self.duel_rolls = [-1] * n
         self.pay_need = [0] * 6
-        self.last_rolls: list[list[int]] = []  # public: [seat, die, total] of the round
+        self.last_rolls: list[list[int]] = []  # public: [seat, die, total], the round's last 64
+        self.last: list = [-1, -1, ""]  # the last step: [seat or -1 (chance), action, kind]
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.mapped: list[list[int]] = [[] for _ in range(n)]
         self.bought: list[list[int]] = [[] for _ in range(n)]
-        self.pile = list(range(cards.num_terrain))
+        self.score = [0] * n  # combination points of ``bought`` (kept up to date)
+        self.pile = list(range(nt))
+        self.pile_under: list[int] = []
         self.discard: list[int] = []
         self.limbo: list[int] = []
-        self.known = [0] * cards.num_terrain
+        self.known = [0] * nt
+        self.tick = 0
+        self.drawn = [-1] * nt
+        self.gone = [[-1] * nt for _ in range(n)]
+        self.gone_pub = [-1] * nt
+        self.looks: list[list] = []
+        self.floor = [[0] * 6 for _ in range(n)]
+        self.not_kinds = [0] * n
         self.combo_pile = list(range(cards.num_combos))
         self.combo_up = [-1] * face_up_combos(n)
         self.combo_under: list[int] = []
@@ -77,55 +115,125 @@ class MoonwakersState(State):
         return self.game.cards
 
     @property
+    def layout(self):
+        return self.game.layout
+
+    @property
+    def config(self):
+        return self.game.config
+
+    @property
     def all_seats(self) -> int:
         return (1 << self.n) - 1
 
     def push(self, *new: dict) -> None:
         """Put tasks at the front of the queue, in the order given."""
-        self.tasks[0:0] = list(new)
+        self.tasks[0:0] = new
 
-    def order_from(self, start: int) -> list[int]:
+    def order_from(self, start: int) -> tuple[int, ...]:
         """Seats clockwise (increasing, wrapping) from ``start``."""
-        return [(start + i) % self.n for i in range(self.n)]
+        return self.game.orders[start]
 
     def modifier(self, seat: int) -> int:
         """The round's die modifier: SCAN -1, PROTECTION +2."""
-        return {SCAN: SCAN_MOD, PROTECTION: PROTECTION_MOD}.get(self.option[seat], 0)
+        opt = self.option[seat]
+        return SCAN_MOD if opt == SCAN else PROTECTION_MOD if opt == PROTECTION else 0
 
     def holding(self, seat: int, kind: str) -> int:
         """A card of explored ``kind`` in ``seat``'s hand (the oldest), or -1."""
-        k = EXPLORED_KINDS.index(kind)
+        k = _KIND[kind]
         kind_of = self.cards.kind_of
         for c in self.hand[seat]:
             if kind_of[c] == k:
                 return c
         return -1
 
+    def unseen_in_hand(self, seat: int) -> list[int]:
+        """``seat``'s hand cards that some other seat has not seen."""
+        full = self.all_seats
+        known = self.known
+        return [c for c in self.hand[seat] if known[c] != full]
+
     def ability(self, seat: int) -> str:
         """The ability of ``seat``'s character ('' before characters are dealt)."""
         c = self.character[seat]
-        return ABILITIES[int(self.cards.character_ability[c])] if c >= 0 else ""
+        return ABILITIES[self.cards.ability_of[c]] if c >= 0 else ""
 
     def window(self, seat: int, kind: str, action: int) -> list[int]:
         """Legal actions of a response window for an action card of ``kind``: PASS or play
-        it when held; PASS alone when ``seat`` holds a card the others have not seen (so
-        that being asked tells nobody what that card is); no window otherwise."""
-        if self.holding(seat, kind) >= 0:
+        it when held. Under ``response_windows="disguised"``, PASS alone when ``seat``
+        holds a card the others have not seen (being asked tells nobody what that card
+        is); under ``"holders"`` no window, and the others learn that the unseen cards
+        are not of ``kind`` (or see the card, when it is the one that opens the window)."""
+        held = self.holding(seat, kind)
+        if self.config.response_windows == "holders":
+            unseen = self.unseen_in_hand(seat)
+            k = _KIND[kind]
+            kind_of = self.cards.kind_of
+            if held >= 0:
+                if all(c in unseen for c in self.hand[seat] if kind_of[c] == k):
+                    for c in unseen:  # the window shows the table what the card is
+                        if kind_of[c] == k:
+                            self.known[c] = self.all_seats
+                return [0, action]
+            if unseen:
+                self.not_kinds[seat] |= 1 << k
+            return []
+        if held >= 0:
             return [0, action]
         full = self.all_seats
-        if any(self.known[c] != full for c in self.hand[seat]):
-            return [0]
+        known = self.known
+        for c in self.hand[seat]:
+            if known[c] != full:
+                return [0]
         return []
 
+    def mapped_choices(self, actor: int, owner: int, unseen_only: bool = False) -> list[int]:
+        """MAPPED actions of ``actor`` naming each of ``owner``'s mapped cards (only those
+        ``actor`` has not seen, with ``unseen_only``)."""
+        lay = self.layout
+        off = (owner - actor) % self.n
+        base = lay.MAPPED + off * lay.num_terrain
+        if not unseen_only:
+            return list(range(base, base + len(self.mapped[owner])))
+        bit = 1 << actor
+        known = self.known
+        return [base + i for i, c in enumerate(self.mapped[owner]) if not known[c] & bit]
+
+    def go_public(self, card: int) -> None:
+        """Everyone sees ``card``'s explored face."""
+        self.known[card] = self.all_seats
+
     def to_pile(self, card: int) -> None:
-        """Put a card under the terrain pile (the pile is unordered: it is shuffled in)."""
-        self.pile.append(card)
+        """Put a card under the terrain pile: shuffled in (``pile="unordered"``), or at the
+        bottom (``"ordered"``: it stays a place whose card its knowers know)."""
+        if self.config.pile == "ordered":
+            self.pile_under.append(card)
+        else:
+            self.shuffle_in(card)
+
+    def shuffle_in(self, card: int) -> None:
+        """Shuffle ``card`` into the pile; the seats that knew it remember when."""
+        self.tick += 1
+        tick = self.tick
+        known = self.known[card]
+        if known:
+            if known == self.all_seats:
+                self.gone_pub[card] = tick
+            gone = self.gone
+            for x in range(self.n):
+                if known >> x & 1:
+                    gone[x][card] = tick
+        insort(self.pile, card)  # kept sorted: the pile is a set, drawn uniformly
         self.known[card] = 0
+        self.drawn[card] = -1
 
     def spend(self, seat: int, kind: str) -> int:
-        """Play an action card of ``kind`` from ``seat``'s hand; it goes under the pile."""
+        """Play an action card of ``kind`` from ``seat``'s hand (shown to all); it goes
+        under the pile."""
         c = self.holding(seat, kind)
         self.hand[seat].remove(c)
+        self.known[c] = self.all_seats
         self.to_pile(c)
         return c
 
@@ -142,57 +250,109 @@ class MoonwakersState(State):
                 total[e] += v
         return total
 
-    def can_afford(self, seat: int, slot: int, have: list[int] | None = None) -> bool:
+    def public_resources(self, seat: int) -> list[int]:
+        """``seat``'s elements that every seat can count (unseen hand cards left out)."""
+        total = [0] * 6
+        element_of = self.cards.element_of
+        for c in self.mapped[seat]:
+            total[element_of[c]] += 1
+        full = self.all_seats
+        gives = self.cards.gives_sparse
+        for c in self.hand[seat]:
+            if self.known[c] == full:
+                for e, v in gives[c]:
+                    total[e] += v
+        return total
+
+    def packed_resources(self, seat: int) -> int:
+        """:meth:`resources` packed in one int (see :func:`cards.packed`)."""
+        cards = self.cards
+        return sum(map(cards.packed_face.__getitem__, self.mapped[seat])) + sum(
+            map(cards.packed_gives.__getitem__, self.hand[seat])
+        )
+
+    def can_afford(self, seat: int, slot: int, have: int | None = None) -> bool:
+        """Whether ``seat`` (holding ``have``, packed, when given) can pay the COMBINATION
+        card in ``slot``."""
         combo = self.combo_up[slot]
         if combo < 0:
             return False
         if have is None:
-            have = self.resources(seat)
-        cost = self.cards.cost_of[combo]
-        return all(h >= c for h, c in zip(have, cost))
+            have = self.packed_resources(seat)
+        return covers(have, self.cards.packed_cost[combo])
 
     def points(self, seat: int) -> int:
-        points_of = self.cards.points_of
-        total = 0
-        for c in self.bought[seat]:
-            total += points_of[c]
-        return total
+        return self.score[seat]
+
+    def buy(self, seat: int, combo: int) -> None:
+        """``seat`` takes COMBINATION card ``combo``."""
+        self.bought[seat].append(combo)
+        score = list(self.score)  # a new list: infos handed out keep their values
+        score[seat] += self.cards.points_of[combo]
+        self.score = score
 
     @property
     def target(self) -> int:
-        return target_points(self.n)
+        return self.game.target
+
+    def note_roll(self, seat: int, die: int, total: int) -> None:
+        rolls = self.last_rolls
+        rolls.append([seat, die, total])
+        if len(rolls) > MAX_ROLLS_KEPT:
+            del rolls[0]
+
+    def clone(self) -> MoonwakersState:
+        """An independent copy (``game`` shared). Faster than the core's deep copy: every
+        field is a number, a string, a list of numbers, a list of lists of numbers or a
+        list of task mappings, and nothing below those levels is ever changed in place
+        (a task's ``then``, ``seats`` and memo lists are replaced, never edited)."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if type(v) is list:
+                if not v:
+                    d[k] = []
+                else:
+                    first = type(v[0])
+                    if first is list:
+                        d[k] = [x[:] for x in v]
+                    elif first is dict:
+                        d[k] = [dict(x) for x in v]
+                    else:
+                        d[k] = v[:]
+            elif isinstance(v, np.ndarray):
+                d[k] = v.copy()
+            else:
+                d[k] = v
+        return new
 
     # ---- the queue ---------------------------------------------------------------------
     def advance(self) -> None:
         """Run auto tasks and skip void ones until a chance node, a decision or the end.
 
         The front task keeps its legal actions (``_legal``) or chance outcomes
-        (``_chance``) once computed; it is popped by the next :meth:`apply_action`, and
-        :meth:`resample` drops these memos since it redraws cards they may depend on.
+        (``_chance``) once computed; it is popped by the next :meth:`apply_action`.
         """
         tasks = self.tasks
+        step = T.STEP
         while tasks:
             t = tasks[0]
-            kind = t["t"]
-            if kind in T.AUTO:
+            what, fn = step[t["t"]]
+            if what == 0:  # an automatic step
                 tasks.pop(0)
-                T.AUTO[kind](self, t)
+                fn(self, t)
                 continue
-            if kind in T.CHANCE_OUTCOMES:
-                out = T.CHANCE_OUTCOMES[kind](self, t)
-                key = "_chance"
-            else:
-                out = T.LEGAL[kind](self, t)
-                key = "_legal"
+            out = fn(self, t)  # chance outcomes or legal actions
             if out:
-                t[key] = out
+                t["_chance" if what == 1 else "_legal"] = out
                 return
             tasks.pop(0)
 
     def _current_player(self) -> int:
-        if not self.tasks:
+        tasks = self.tasks
+        if not tasks:
             return TERMINAL
-        t = self.tasks[0]
+        t = tasks[0]
         if "_chance" in t:
             return CHANCE
         return t["seat"]
@@ -205,9 +365,16 @@ class MoonwakersState(State):
         return out
 
     def _legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
-        mask[self.legal_list()] = 1
-        return mask
+        legal = self.legal_list()
+        masks = self.game.mask_cache
+        key = tuple(legal)
+        mask = masks.get(key)
+        if mask is None:
+            if len(masks) > 4096:  # a bounded memo of the masks met so far
+                masks.clear()
+            mask = masks[key] = np.zeros(self.game.spec.num_actions, dtype=np.int8)
+            mask[legal] = 1
+        return mask.copy()
 
     def _is_legal(self, action: int) -> bool:
         return action in self.legal_list()
@@ -229,10 +396,13 @@ class MoonwakersState(State):
 
     def _apply(self, action: int) -> None:
         t = self.tasks.pop(0)
+        kind = t["t"]
         if "_chance" in t:
-            T.CHANCE_APPLY[t["t"]](self, t, action)
+            self.last = [-1, action, kind]
+            T.CHANCE_APPLY[kind](self, t, action)
         else:
-            T.APPLY[t["t"]](self, t, action)
+            self.last = [t["seat"], action, kind]
+            T.APPLY[kind](self, t, action)
         self.advance()
 
     def phase(self) -> str:
@@ -242,14 +412,14 @@ class MoonwakersState(State):
     # ---- results -----------------------------------------------------------------------
     def _scores(self) -> list[int]:
         """Combination points per seat (a list: the core converts it)."""
-        return [self.points(s) for s in range(self.n)]
+        return self.score
 
     def _winners(self) -> list[int]:
         """Most points; ties broken by more COMBINATION cards, then shared."""
-        keys = [(self.points(s), len(self.bought[s])) for s in range(self.n)]
+        keys = [(self.score[s], len(self.bought[s])) for s in range(self.n)]
         best = max(keys)
         return [s for s in range(self.n) if keys[s] == best]
 
     def info(self) -> dict:
         """Public facts: the round and the combination points."""
-        return {"round": self.round, "points": self._scores()}
+        return {"round": self.round, "points": list(self.score)}

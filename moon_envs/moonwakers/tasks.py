@@ -32,11 +32,16 @@ APPLY: dict[str, Callable] = {}
 """kind -> ``fn(state, task, action)``."""
 DECISION_KINDS: list[str] = []
 """Decision kinds in registration order (the observation's phase one-hot)."""
+STEP: dict[str, tuple[int, Callable]] = {}
+"""kind -> (AUTO_STEP, fn) | (CHANCE_STEP, outcomes) | (DECISION_STEP, legal): one lookup
+for the queue runner."""
+AUTO_STEP, CHANCE_STEP, DECISION_STEP = 0, 1, 2
 
 
 def auto(kind: str) -> Callable:
     def deco(fn: Callable) -> Callable:
         AUTO[kind] = fn
+        STEP[kind] = (AUTO_STEP, fn)
         return fn
 
     return deco
@@ -46,6 +51,7 @@ def chance(kind: str, outcomes: Callable) -> Callable:
     def deco(fn: Callable) -> Callable:
         CHANCE_OUTCOMES[kind] = outcomes
         CHANCE_APPLY[kind] = fn
+        STEP[kind] = (CHANCE_STEP, outcomes)
         return fn
 
     return deco
@@ -56,6 +62,7 @@ def decision(kind: str, legal: Callable) -> Callable:
         LEGAL[kind] = legal
         APPLY[kind] = fn
         DECISION_KINDS.append(kind)
+        STEP[kind] = (DECISION_STEP, legal)
         return fn
 
     return deco
@@ -63,4 +70,5 @@ def decision(kind: str, legal: Callable) -> Callable:
 
 def task(kind: str, **fields: Any) -> Task:
     """A new task of ``kind`` with ``fields``."""
-    return {"t": kind, **fields}
+    fields["t"] = kind
+    return fields

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from moon_envs.moonwakers.config import face_up_combos
+from moon_envs.core.game import CHANCE
+from moon_envs.moonwakers.config import ActionLayout, face_up_combos
 from moon_envs.moonwakers.game import MoonwakersGame
 from moon_envs.moonwakers.tasks import task
 
 SHORTCUT, PERMUTATION, DASH = 0, 2, 4  # character ids with these abilities
+A = ActionLayout(50)  # the default card file's layout (HAND needs the number of cards)
 
 
-def blank(n: int = 2, chars=None):
+def blank(n: int = 2, chars=None, **params):
     """Round 1, initiative 0, everyone PROTECTION (public), all cards in their piles."""
-    s = MoonwakersGame(num_players=n).new_initial_state()
+    s = MoonwakersGame(num_players=n, **params).new_initial_state()
     s.tasks = []
     s.character = list(chars) if chars else [1, 3, 5, 0, 2, 4][:n]
     s.round, s.initiative = 1, 0
     s.option, s.options_public = [1] * n, True
     s.pile = list(range(s.cards.num_terrain))
     s.known = [0] * s.cards.num_terrain
+    s.drawn = [-1] * s.cards.num_terrain
     s.combo_pile = list(range(s.cards.num_combos))
     s.combo_up = [-1] * face_up_combos(n)
+    s.last_rolls = []
+    s.last = [-1, -1, ""]
     return s
 
 
@@ -27,21 +32,28 @@ def of_kind(s, kind: str) -> list[int]:
     return [c for c in range(s.cards.num_terrain) if s.cards.kind_name(c) == kind]
 
 
-def give(s, seat: int, card: int, public: bool = True) -> int:
+def _draw(s, card: int) -> None:
     s.pile.remove(card)
+    s.tick += 1
+    s.drawn[card] = s.tick
+
+
+def give(s, seat: int, card: int, public: bool = True) -> int:
+    """``card`` into ``seat``'s hand: explored in public, or an unseen set-up card."""
+    _draw(s, card)
     s.hand[seat].append(card)
     s.known[card] = s.all_seats if public else 1 << seat
     return card
 
 
 def map_card(s, seat: int, card: int) -> int:
-    s.pile.remove(card)
+    _draw(s, card)
     s.mapped[seat].append(card)
     return card
 
 
 def lay(s, slot: int, card: int, occupant: int = -1) -> int:
-    s.pile.remove(card)
+    _draw(s, card)
     s.table[slot] = card
     if occupant >= 0:
         s.occupant[slot] = occupant
@@ -62,3 +74,9 @@ def run(s, *tasks) -> None:
 
 def front(s) -> str:
     return s.tasks[0]["t"] if s.tasks else "over"
+
+
+def roll(s, die: int) -> None:
+    """Roll ``die`` (1..12) at a d12 chance node."""
+    assert s.current_player() == CHANCE and s.tasks[0]["t"] == "roll", front(s)
+    s.apply_action(die - 1)

@@ -67,19 +67,19 @@ def test_a_user_card_file_is_played_and_a_bad_one_stops_make(tmp_path):
     data["combinations"] = data["combinations"][:5]
     good = tmp_path / "cards.json"
     good.write_text(json.dumps(data))
-    env = moon_envs.make("moonwakers_v0", cards=str(good))
+    env = moon_envs.make("moonwakers_v1", cards=str(good))
     env.reset(seed=0)
     assert env.game.cards.num_combos == 5
     data["terrain"][4]["element"] = "Z"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     with pytest.raises(ConfigError, match=r"terrain\[4\]"):
-        moon_envs.make("moonwakers_v0", cards=str(bad))
+        moon_envs.make("moonwakers_v1", cards=str(bad))
     with pytest.raises(ConfigError, match="no such card file"):
-        moon_envs.make("moonwakers_v0", cards=str(tmp_path / "missing.json"))
+        moon_envs.make("moonwakers_v1", cards=str(tmp_path / "missing.json"))
     (tmp_path / "broken.json").write_text("{")
     with pytest.raises(ConfigError, match="not valid JSON"):
-        moon_envs.make("moonwakers_v0", cards=str(tmp_path / "broken.json"))
+        moon_envs.make("moonwakers_v1", cards=str(tmp_path / "broken.json"))
 
 
 def test_the_action_space_follows_the_number_of_terrain_cards(tmp_path):
@@ -87,10 +87,58 @@ def test_the_action_space_follows_the_number_of_terrain_cards(tmp_path):
     data["terrain"] = data["terrain"][:40]
     path = tmp_path / "forty.json"
     path.write_text(json.dumps(data))
-    env = moon_envs.make("moonwakers_v0", cards=str(path))
-    assert env.game.spec.num_actions == 95 + 40
+    env = moon_envs.make("moonwakers_v1", cards=str(path))
+    assert env.game.spec.num_actions == 48 + 7 * 40
     env.reset(seed=0)
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))
     assert all(env.terminations.values())
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(elements=5), r"'elements' must be exactly"),
+        (lambda d: d.update(elements=None), r"'elements' must be exactly"),
+        (lambda d: d.update(schema="moonwakers-cards/9"), r"'schema' is 'moonwakers-cards/9'"),
+        (lambda d: d.update(schema=[1] * 10_000), r"'schema' is \[1, 1,"),
+        (lambda d: d["terrain"][0].update(element=["H"] * 10_000), r"terrain\[0\].*element"),
+        (
+            lambda d: d["combinations"][0].update(name="x" * 10_000),
+            r"combinations\[0\]: field 'name'",
+        ),
+        (lambda d: d["characters"][0].update(ability={"a": 1}), r"characters\[0\].*ability"),
+        (lambda d: d["terrain"][1].update(explored=[]), r"terrain\[1\].*explored.kind"),
+    ],
+)
+def test_bad_values_of_any_type_are_named_briefly(edit, message):
+    data = copy.deepcopy(_data())
+    edit(data)
+    with pytest.raises(ConfigError, match=message) as err:
+        parse_cards(data)
+    assert len(str(err.value)) < 300
+
+
+def test_bad_card_files_of_every_kind_are_short_config_errors(tmp_path):
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes('{"elements": "é"}'.encode("latin-1"))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    big = tmp_path / "big.json"
+    big.write_text(" " * (2 << 20))
+    cases = [
+        (str(tmp_path), "not a file"),
+        (str(latin1), "not UTF-8"),
+        (str(deep), "nested too deeply"),
+        (str(big), "larger than"),
+        ("x" * 100_000, "cannot be read|no such card file"),
+        ("bad\0name.json", "cannot be read|no such card file"),
+    ]
+    for path, message in cases:
+        with pytest.raises(ConfigError, match=message) as err:
+            moon_envs.make("moonwakers_v1", cards=path)
+        assert len(str(err.value)) < 300, path[:40]
+    with pytest.raises(ConfigError, match="cards must be a path") as err:
+        moon_envs.make("moonwakers_v1", cards=[str(tmp_path)] * 50_000)
+    assert len(str(err.value)) < 300
