@@ -62,7 +62,7 @@ def _sees(state, card: int, viewer: int | None) -> bool:
 def render_rgb(state, viewer: int | None = None) -> np.ndarray:
     """An ``H x W x 3`` uint8 image of ``state`` as ``viewer`` (``None``: a spectator) sees it."""
     n = state.n
-    height = 232 + n * BAND + 2 * LINE + 8
+    height = 232 + n * BAND + 3 * LINE + 8
     img = draw.canvas(height, WIDTH)
     who = "SPECTATOR" if viewer is None else f"VIEW P{viewer}"
     draw.label(img, 6, 8, f"ROUND {state.round}  {who}", draw.INK)
@@ -73,9 +73,11 @@ def render_rgb(state, viewer: int | None = None) -> np.ndarray:
     top = 226
     _seats(img, state, viewer, top)
     y = top + n * BAND + 4
-    draw.caption_line(img, y, 6, WIDTH - 6, f"PHASE {state.phase()}")
+    draw.caption_line(img, y, 6, WIDTH - 6, draw.status_text(state))
+    draw.caption_line(img, y + LINE, 6, WIDTH - 6, f"PHASE {state.phase()}")
     last = last_step(state, viewer) if state.last[2] else "new game"
-    draw.caption_line(img, y + LINE, 6, WIDTH - 6, "LAST: " + last)
+    draw.caption_line(img, y + 2 * LINE, 6, WIDTH - 6, "LAST: " + last)
+    draw.result_banner(img, state, 104 + 60)
     return img
 
 

@@ -32,15 +32,8 @@ BAD_VALUES = {
     "huge_int": 10**5000,
     "deeply_nested": DEEP,
 }
-# Known failures left to the games' own modules, each naming the field (see the reason).
-_CARDS = "moonwakers_v0 cards: the message quotes the whole value (repr, not quote())"
-KNOWN: dict[tuple[str, str, str], str] = {
-    ("moonwakers_v0", "cards", "long_list"): _CARDS,
-    ("moonwakers_v0", "cards", "long_ones"): _CARDS,
-    ("moonwakers_v0", "cards", "long_text"): _CARDS,
-    ("moonwakers_v0", "cards", "huge_int"): _CARDS + "; repr of a 5000-digit int raises ValueError",
-    ("moonwakers_v0", "cards", "deeply_nested"): _CARDS + "; repr of a deep list: RecursionError",
-}
+# Known failures left to a game's own module, each naming the field (none today).
+KNOWN: dict[tuple[str, str, str], str] = {}
 
 CASES = [
     pytest.param(

@@ -40,7 +40,7 @@ SMALL = {  # every env of the collection, with parameters that keep its games sh
     "moonstar_v1": {"num_players": 3, "max_rounds": 1},
     "moon_harvesters_v0": {"rows": 6, "cols": 6, "pieces_per_kind": 2, "num_deposits": 10},
     "star_master_v0": {"max_turns": 20},
-    "moonwakers_v0": {"max_rounds": 2},
+    "moonwakers_v1": {"max_rounds": 2},
 }
 
 

@@ -25,7 +25,7 @@ VARIANTS = {
         ]
     ]
     + [{"num_players": 1, "solitaire": True, "memory": "perfect"}],
-    "moonwakers_v0": [{"num_players": n} for n in (2, 3, 6)],
+    "moonwakers_v1": [{"num_players": n} for n in (2, 3, 6)],
 }
 CASES = [(e, p) for e in moon_envs.list_envs() for p in VARIANTS.get(e, [{}])]
 
