@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 
+from moon_envs.core.checks import check_array, check_range
+from moon_envs.core.checks import check_position_fields as check_fields
 from moon_envs.core.game import ConfigError, check_choice, check_int
 from moon_envs.core.snapshot import quote
 
@@ -23,50 +24,6 @@ if TYPE_CHECKING:
 
 EVENT_KINDS = ("start", "take", "roll", "probe", "die")
 """First entries of a ``last_action`` event tuple."""
-
-
-def check_array(field: str, value: Any, shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    """Raise :class:`ConfigError` unless ``value`` is a numpy array of that shape and dtype."""
-    if not isinstance(value, np.ndarray):
-        raise ConfigError(f"{field} must be a numpy array of shape {shape}, got {type(value)}")
-    if value.shape != shape or value.dtype != np.dtype(dtype):
-        raise ConfigError(
-            f"{field} must have shape {shape} and dtype {dtype}, "
-            f"got shape {value.shape} and dtype {value.dtype}"
-        )
-    return value
-
-
-def check_fields(state: Any) -> None:
-    """Raise :class:`ConfigError` unless ``state`` has exactly the fields of a new position
-    of its game (caches, named ``_c_...``, aside)."""
-    game_class = type(state)._game_class()
-    if not isinstance(state.game, game_class):
-        raise ConfigError(
-            f"game must be a {game_class.__name__}, got {type(state.game).__name__} "
-            f"('game' is not a position field)"
-        )
-    fresh = state.game.new_initial_state()
-    expected = {k for k in vars(fresh) if k != "game" and not k.startswith("_c_")}
-    present = {k for k in vars(state) if k != "game" and not k.startswith("_c_")}
-    if present - expected:
-        raise ConfigError(
-            f"unknown field(s) {sorted(present - expected)}; allowed fields: {sorted(expected)}"
-        )
-    if expected - present:
-        raise ConfigError(f"missing field(s) {sorted(expected - present)}")
-
-
-def check_range(field: str, value: np.ndarray, low: int, high: int | None = None) -> None:
-    """Raise :class:`ConfigError` unless every entry of ``value`` is in ``[low, high]``."""
-    bad = value < low if high is None else (value < low) | (value > high)
-    if bad.any():
-        where = int(np.flatnonzero(bad.ravel())[0])
-        allowed = f"{low}..{'inf' if high is None else high}"
-        raise ConfigError(
-            f"{field}[{where}]={quote(value.ravel()[where].item())} is out of range; "
-            f"allowed: {allowed}"
-        )
 
 
 def validate_state(state: JupiterState) -> None:

@@ -1,29 +1,18 @@
-"""Moon Harvesters behaviour under every recorded configuration is unchanged (see
+"""Moon Harvesters's behaviour under every recorded configuration is unchanged (see
 :mod:`tests.moon_harvesters.recorded_games`)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from moon_envs.moon_harvesters.rules import HarvestersGame
-from tests.moon_harvesters.recorded_games import CONFIGS, DATA, GAMES_PER_CONFIG, digest
-
-RECORDS = json.loads(DATA.read_text())
+from tests.moon_harvesters.recorded_games import RECORDING
+from tests.recorded import check_coverage, check_replays
 
 
 def test_the_fixture_covers_every_configuration():
-    assert len(RECORDS) == len(CONFIGS) * GAMES_PER_CONFIG
-    assert {json.dumps(r["params"], sort_keys=True) for r in RECORDS} == {
-        json.dumps(c, sort_keys=True) for c in CONFIGS
-    }
+    check_coverage(RECORDING)
 
 
-@pytest.mark.parametrize("index", range(len(CONFIGS)))
+@pytest.mark.parametrize("index", range(len(RECORDING.configs)))
 def test_recorded_games_replay_identically(index):
-    records = [r for r in RECORDS if r["params"] == CONFIGS[index]]
-    game = HarvestersGame(**CONFIGS[index])
-    for record in records:
-        assert digest(game, record["actions"]) == record["digest"], record["seed"]
-        assert digest(game, record["actions"], copies=True) == record["digest"], record["seed"]
+    check_replays(RECORDING, index)

@@ -1,0 +1,18 @@
+"""Moonwakers SEED's behaviour under every recorded configuration is unchanged (see
+:mod:`tests.moonwakers.recorded_games`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.moonwakers.recorded_games import RECORDING
+from tests.recorded import check_coverage, check_replays
+
+
+def test_the_fixture_covers_every_configuration():
+    check_coverage(RECORDING)
+
+
+@pytest.mark.parametrize("index", range(len(RECORDING.configs)))
+def test_recorded_games_replay_identically(index):
+    check_replays(RECORDING, index)
