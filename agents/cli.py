@@ -13,6 +13,9 @@
 
 Bad input (unknown env id, agent, parameter or config field) prints one clear message
 and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
+
+This module builds the parser and dispatches; each subcommand is a module of
+:mod:`agents.commands`, whose names are importable from here.
 """
 
 from __future__ import annotations
@@ -20,332 +23,28 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
+from agents.commands.bench import cmd_bench
+from agents.commands.evaluate import cmd_eval
+from agents.commands.list_envs import cmd_list
+from agents.commands.play import cmd_play
+from agents.commands.train import cmd_train
+from agents.commands.usage import UsageError, parse_params, parse_value
 from moon_envs.core.game import ConfigError
 
-
-class UsageError(Exception):
-    """A bad command line; printed without a traceback, exit status 2."""
-
-
-# ---- helpers ----------------------------------------------------------------------------------
-
-
-def parse_value(text: str) -> Any:
-    """A ``--param`` value: ``3`` -> 3, ``0.5`` -> 0.5, ``true`` -> True, ``none`` -> None,
-    ``[3,5,8]`` -> a list, ``{"a": 1}`` -> a mapping (JSON, or YAML's flow style when PyYAML
-    is installed, e.g. ``[a, b]``), anything else -> the text itself.
-
-    Lists and mappings are read as config files are: duplicate keys, YAML anchors and
-    aliases and nesting deeper than 32 levels are refused with a short message."""
-    import json
-
-    from moon_envs.core.snapshot import quote
-
-    max_depth = 32
-
-    def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise ValueError(f"duplicate key {quote(key)}")
-            out[key] = value
-        return out
-
-    def depth(value: Any) -> int:  # nesting of lists and mappings, without recursion
-        deepest, todo = 0, [(value, 0)]
-        while todo:
-            v, d = todo.pop()
-            if isinstance(v, (list, dict)):
-                deepest = max(deepest, d + 1)
-                todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
-        return deepest
-
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    if text.strip()[:1] in ("[", "{"):
-        shown = quote(text)
-        try:
-            value = json.loads(text, object_pairs_hook=no_duplicate_keys)
-        except (json.JSONDecodeError, RecursionError):
-            pass
-        except ValueError as exc:  # a duplicate key, or a number too long to convert
-            raise UsageError(f"--param value {shown}: {quote(str(exc), 200)}") from None
-        else:
-            if depth(value) > max_depth:
-                raise UsageError(f"--param value {shown} is nested deeper than {max_depth} levels")
-            return value
-        try:  # YAML's flow style, read by the strict loader of config files
-            from agents.config import load_yaml_text
-        except ImportError:
-            raise UsageError(
-                f"--param value {shown} is not valid JSON (write lists as [3,5,8] and "
-                'mappings as {"key": 1})'
-            ) from None
-        try:
-            return load_yaml_text(text, "--param value")
-        except ConfigError as exc:
-            raise UsageError(f"--param value {shown} is neither JSON nor YAML: {exc}") from None
-    return text
-
-
-def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
-    """``["num_players=3", "planets=[3,5,8]"]`` -> ``{"num_players": 3, "planets": [3, 5, 8]}``."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--param expects KEY=VALUE, got {item!r}")
-        out[key.strip()] = parse_value(value)
-    return out
-
-
-# ---- list ---------------------------------------------------------------------------------------
-
-
-def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    import moon_envs
-    from agents.zoo import agent_names
-
-    if args.env:
-        from agents.env_page import env_page
-
-        print(env_page(args.env), file=out)
-        return 0
-    for env_id in moon_envs.list_envs():
-        entry = moon_envs.get_entry(env_id)
-        try:
-            env = moon_envs.make(env_id)
-        except ImportError:
-            print(f"{env_id:<20} {entry.summary}  [not available in this install]", file=out)
-            continue
-        spec = env.game.spec
-        print(f"{env_id:<20} {entry.summary}", file=out)
-        print(
-            f"{'':<20} game={spec.name} players={spec.num_players} actions={spec.num_actions} "
-            f"obs={spec.observation_shape}",
-            file=out,
-        )
-        print(f"{'':<20} agents: {', '.join(agent_names(spec.name))}, ppo:PATH", file=out)
-        if args.params:
-            print(f"{'':<20} params: {', '.join(moon_envs.valid_params(env_id))}", file=out)
-    return 0
-
-
-# ---- play ---------------------------------------------------------------------------------------
-
-
-def _make_play_env(env_id: str, params: dict[str, Any], seats_wanted: int | None) -> Any:
-    """The env for ``play``: when ``num_players`` is not given and more than one agent is
-    named, the player count follows the number of seats named (agents plus ``--human``)."""
-    import moon_envs
-
-    env = moon_envs.make(env_id, **params)
-    n = env.game.spec.num_players
-    if seats_wanted is None or seats_wanted == n or "num_players" in params:
-        return env
-    if "num_players" not in moon_envs.valid_params(env_id):
-        return env  # a fixed player count: the count check below explains
-    try:
-        return moon_envs.make(env_id, **params, num_players=seats_wanted)
-    except ConfigError as exc:
-        raise UsageError(
-            f"{env_id}: {seats_wanted} seats named but the game cannot seat them ({exc}); "
-            f"name {n} agents (the default player count) or one for all"
-        ) from None
-
-
-def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from agents.base import start_game
-    from agents.human import HumanAgent, InputEnded, narrate, narrate_chance
-    from agents.zoo import make_agent
-
-    params = parse_params(args.param)
-    render = args.render
-    specs = list(args.agents or ["random"])
-    named = len(specs) + (1 if args.human is not None else 0)
-    env = _make_play_env(args.env, params, named if len(specs) > 1 else None)
-    spec = env.game.spec
-    n = spec.num_players
-    seats_to_fill = n - (1 if args.human is not None else 0)
-    if args.human is not None and not 0 <= args.human < n:
-        raise UsageError(f"--human {args.human}: seat out of range; allowed: 0..{n - 1}")
-    if len(specs) == 1:
-        specs = specs * seats_to_fill
-    if len(specs) != seats_to_fill:
-        who = (
-            f"{seats_to_fill} agents (the seats other than --human)"
-            if args.human is not None
-            else f"{n} agents"
-        )
-        raise UsageError(
-            f"{args.env} with {n} players needs {who} or one for all, got {len(specs)}"
-        )
-    recorder = None
-    if args.gif or args.html:
-        from agents.replay import Recorder
-
-        recorder = Recorder(env, gif=args.gif, html=args.html, title=args.env)
-    agents: list[Any] = []
-    it = iter(specs)
-    for seat in range(n):
-        if seat == args.human:
-            agents.append(HumanAgent(inp, out))
-        else:
-            s = next(it)
-            agents.append(make_agent(s, spec.name, seed=args.seed + seat, name=s))
-    names = [f"player_{i} ({a.name})" for i, a in enumerate(agents)]
-    print(f"{args.env}: " + " vs ".join(names) + f", seed {args.seed}", file=out)
-
-    env.reset(seed=args.seed)
-    seat_of = {a: i for i, a in enumerate(env.possible_agents)}
-    for seat, player in enumerate(agents):
-        start_game(player, env.game, seat)
-    shown = render != "none"
-    # a person at the terminal sees their seat's view; a spectator sees the whole board
-    viewer = args.human
-
-    def board() -> str:
-        return env.game_state.to_string(viewer)
-
-    # the chance events of the set-up (e.g. who goes first), from the game's first position
-    opening = narrate_chance(env.game.new_initial_state(), env.game_state, viewer)
-    for line in opening:
-        print(line, file=out)
-    if shown:
-        print(board(), file=out)
-    if args.human is not None:
-        print("(type 'help' at your move for how to enter moves)", file=out)
-    if recorder is not None:
-        recorder.start(env.game_state, ": ".join(["start", *opening]))
-    try:
-        while env.agents and not env.game_state.is_terminal():
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            seat = seat_of[agent]
-            view = env.agent_view(agent)
-            if args.human == seat and not shown:
-                print(board(), file=out)
-            action = int(agents[seat].act(view))
-            before = env.game_state.clone()
-            after = before.clone()
-            after.apply_action(action)
-            # a spectator sees every move; the person at the terminal what their seat may know
-            lines = narrate(before, action, after, viewer)
-            env.step(action)
-            lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
-            print(f"{names[seat]}: {lines[0]}", file=out)
-            for line in lines[1:]:
-                print(line, file=out)
-            if recorder is not None:
-                recorder.add(env.game_state, f"{names[seat]}: {lines[0]}")
-            if shown:
-                print(board(), file=out)
-    except KeyboardInterrupt:
-        print("\ngame abandoned", file=out)
-        return 1
-    except InputEnded as exc:
-        raise UsageError(str(exc)) from None
-    state = env.game_state
-    scores = state.scores()
-    print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
-    winners = ", ".join(names[i] for i in state.winners())
-    print("winner(s): " + (winners or "none"), file=out)
-    if recorder is not None:
-        for path in recorder.finish(names):
-            print(f"wrote {path}", file=out)
-    return 0
-
-
-# ---- train / eval / bench -----------------------------------------------------------------------
-
-
-def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
-    from agents.config import load_config
-    from agents.train import train
-
-    overrides: dict[str, Any] = {}
-    if args.out is not None:
-        overrides["output.dir"] = args.out
-    if args.timesteps is not None:
-        overrides["budget.total_timesteps"] = args.timesteps
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    if args.no_progress:
-        overrides["output.progress_bar"] = False
-    config = load_config(args.config, overrides)
-    print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
-    result = train(config)
-    if result.interrupted:
-        print(
-            f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "
-            f"is saved in {result.run_dir} (model.zip, metrics, summary.json)",
-            file=out,
-        )
-    print(f"run folder: {result.run_dir}  (device: {result.device})", file=out)
-    print(
-        f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  "
-        f"wall time: {result.elapsed_s:.1f} s",
-        file=out,
-    )
-    for key, value in result.final_eval.items():
-        if key.endswith("_win_rate"):
-            stem = key[: -len("_win_rate")]
-            lo, hi = result.final_eval[f"{stem}_ci_low"], result.final_eval[f"{stem}_ci_high"]
-            print(f"final win rate vs {stem[5:]}: {value:.3f} [{lo:.3f}, {hi:.3f}]", file=out)
-    spec = getattr(result, "agent_spec", f"ppo:{result.model_path}")  # rllib: runs differ
-    print(f"model: {result.model_path}  (agent spec {spec})", file=out)
-    return 0
-
-
-def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
-    from agents.evaluate import tournament
-
-    if len(args.agents) < 2:
-        raise UsageError("eval needs at least two agents: --agents A B [...]")
-    if args.games < 1:
-        raise UsageError(f"--games {args.games}: allowed: 1 or more")
-    result = tournament(
-        args.env,
-        args.agents,
-        args.games,
-        seed=args.seed,
-        env_params=parse_params(args.param),
-        progress=not args.no_progress,
-    )
-    print(result.table(), file=out)
-    if args.out:
-        path = result.save(args.out)
-        print(
-            f"\nwrote {path}/results.csv, results.json, games.csv, table.md, win_rates.png",
-            file=out,
-        )
-    return 0
-
-
-def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from agents.bench import run_bench
-
-    if args.seconds <= 0:
-        raise UsageError(f"--seconds {args.seconds}: allowed: a positive number")
-    run_bench(
-        args.envs or None, seconds=args.seconds, seed=args.seed, out=lambda s: print(s, file=out)
-    )
-    return 0
-
+__all__ = [  # the entry point and, for existing imports, the subcommands and helpers
+    "UsageError",
+    "build_parser",
+    "cmd_bench",
+    "cmd_eval",
+    "cmd_list",
+    "cmd_play",
+    "cmd_train",
+    "main",
+    "parse_params",
+    "parse_value",
+]
 
 # ---- parser -------------------------------------------------------------------------------------
 

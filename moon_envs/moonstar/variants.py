@@ -14,23 +14,40 @@ allowed values; every bad combination raises it saying which Game forbids it and
 
 :func:`preset` returns the rules of Games 1–12 as a dict; ``MoonstarConfig(game=N)`` (and
 ``make("moonstar_v1", game=N)``) applies it to every rule left unset.
+
+This module holds :class:`MoonstarConfig` and the game-level allowed values; the round
+rules are in :mod:`moon_envs.moonstar.round_rules`, the presets and the dealer's menu in
+:mod:`moon_envs.moonstar.presets`; every name is importable from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from moon_envs.core.game import ConfigError, check_bool, check_choice, check_int
 from moon_envs.core.snapshot import quote
+from moon_envs.moonstar.presets import (
+    GAME1_ROUND_DEFAULTS,
+    GAME_TITLES,
+    _menu_rules,
+    preset,
+)
+from moon_envs.moonstar.round_rules import (
+    COUNT_RULES,
+    DEFAULT_PLANETS,
+    MAX_PLANET_VALUE,
+    MOVEMENTS,
+    ROUND_FIELDS,
+    SCORINGS,
+    RoundRules,
+    _untuple,
+    round_rules_from,
+)
 
 NUM_STARS = 12
 MAX_MOONS_PER_STAR = 3
 MIN_BID, MAX_BID = 2, 70
-SCORINGS = ("planets", "squares", "chains")
-MOVEMENTS = ("exact", "double_half", "double_double")
-COUNT_RULES = ("auto", "equal", "more_moons", "more_dice")
 SETUPS = ("organizer", "random")
 TIE_RULES = ("shared", "none")
 NO_BID_READINGS = ("round_not_played", "organizer_sits_out")
@@ -38,219 +55,35 @@ EXCLUSION_AFTER_NO_BID = ("kept", "spent")
 BIDDER_BETS = ("made_only", "any")
 CHAIN_MEMBERS = ("moved", "all")
 AUCTION_ORDERS = ("rotation", "random")
-DEFAULT_PLANETS = (5, 5, 10, 10)
-MAX_PLANET_VALUE = 50
 DEFAULT_TARGETS = {"planets": 200, "squares": 100, "chains": 50}
-ROUND_FIELDS = (
-    "num_moons",
-    "num_dice",
-    "count_rule",
-    "planets",
-    "scoring",
-    "favourite_star",
-    "movement",
-    "challenges",
-    "side_bets",
-    "move_budget",
-)
 
-
-def _untuple(value: Any, field: str = "value", depth: int = 0) -> Any:
-    """Accept lists as well as tuples for tuple fields, recursively (menu entries nest
-    them); deeper than 8 levels is an error naming ``field``."""
-    if isinstance(value, (list, tuple)):
-        if depth >= 8:
-            raise ConfigError(f"{field} is nested too deeply; allowed: at most 8 levels")
-        value = tuple(_untuple(v, field, depth + 1) for v in value)
-    return value
-
-
-@dataclass(frozen=True)
-class RoundRules:
-    """The rules of one round (resolved: no ``None`` left).
-
-    Attributes:
-        num_moons, num_dice: counts (Games 2–4).
-        count_rule: which of Games 1–2 / 3 / 4 the counts follow (``"auto"`` infers it).
-        planets: planet values (Game 5); empty for squares and chains scoring.
-        scoring: ``"planets"`` (Games 1–6), ``"squares"`` (Game 7), ``"chains"`` (Game 8).
-        favourite_star: Game 6, the player of the round places the red planet.
-        movement: ``"exact"``, ``"double_half"`` (Game 9: counter-clockwise d or d // 2)
-            or ``"double_double"`` (Game 9 read literally: d or 2d both ways).
-        challenges: Game 10.
-        side_bets: Game 11.
-        move_budget: moves allowed to the player of the round (the sand timer), or None.
-    """
-
-    num_moons: int = 7
-    num_dice: int = 7
-    count_rule: str = "auto"
-    planets: tuple[int, ...] = DEFAULT_PLANETS
-    scoring: str = "planets"
-    favourite_star: bool = False
-    movement: str = "exact"
-    challenges: bool = False
-    side_bets: bool = False
-    move_budget: int | None = None
-
-    @property
-    def num_moves(self) -> int:
-        """Moves the player of the round makes: one per moon that gets a die."""
-        n = min(self.num_moons, self.num_dice)
-        return n if self.move_budget is None else min(n, self.move_budget)
-
-    def validate(self, where: str = "") -> None:
-        """Raise ConfigError for a bad value or combination (``where`` prefixes messages)."""
-        p = where
-        check_int(p + "num_moons", self.num_moons, 7, 15)
-        check_int(p + "num_dice", self.num_dice, 7, 11)
-        check_choice(p + "count_rule", self.count_rule, COUNT_RULES)
-        check_choice(p + "scoring", self.scoring, SCORINGS)
-        check_choice(p + "movement", self.movement, MOVEMENTS)
-        check_bool(p + "favourite_star", self.favourite_star)
-        check_bool(p + "challenges", self.challenges)
-        check_bool(p + "side_bets", self.side_bets)
-        m, d = self.num_moons, self.num_dice
-        rule = self.count_rule
-        if rule == "auto":
-            rule = "equal" if m == d else ("more_moons" if m > d else "more_dice")
-        if rule == "equal":
-            if m != d:
-                raise ConfigError(
-                    f"{p}count_rule='equal' (Games 1-2) needs as many moons as dice; "
-                    f"got num_moons={m}, num_dice={d}"
-                )
-            if not 7 <= m <= 11:
-                raise ConfigError(
-                    f"{p}num_moons=num_dice={m}: Games 1-2 use 7..11 moons and as many dice"
-                )
-        elif rule == "more_moons":
-            if m <= d:
-                raise ConfigError(
-                    f"{p}count_rule='more_moons' (Game 3) needs more moons than dice; "
-                    f"got num_moons={m}, num_dice={d}"
-                )
-            if not (8 <= m <= 15 and 7 <= d <= 10):
-                raise ConfigError(
-                    f"{p}Game 3 (more moons than dice) uses 8..15 moons and 7..10 dice; "
-                    f"got num_moons={m}, num_dice={d}"
-                )
-        else:
-            if d <= m:
-                raise ConfigError(
-                    f"{p}count_rule='more_dice' (Game 4) needs more dice than moons; "
-                    f"got num_moons={m}, num_dice={d}"
-                )
-            if not (8 <= d <= 11 and 7 <= m <= 10):
-                raise ConfigError(
-                    f"{p}Game 4 (more dice than moons) uses 8..11 dice and 7..10 moons; "
-                    f"got num_moons={m}, num_dice={d}"
-                )
-        if not isinstance(self.planets, tuple):
-            raise ConfigError(
-                f"{p}planets must be a list of planet values, got {quote(self.planets)}"
-            )
-        if len(self.planets) > 6:
-            raise ConfigError(
-                f"{p}planets={quote(list(self.planets))}: Game 5 uses 1..6 planets, not "
-                f"{len(self.planets)}"
-            )
-        for i, v in enumerate(self.planets):
-            check_int(f"{p}planets[{i}]", v, 1, MAX_PLANET_VALUE)
-        if self.scoring == "planets":
-            if not 1 <= len(self.planets) <= 6:
-                raise ConfigError(
-                    f"{p}planets={quote(list(self.planets))}: Game 5 uses 1..6 planets "
-                    f"(planet scoring needs at least one)"
-                )
-        elif self.planets:
-            game = 7 if self.scoring == "squares" else 8
-            raise ConfigError(
-                f"{p}planets={quote(list(self.planets))} with scoring={self.scoring!r}: "
-                f"Game {game} uses no planets (pass planets=[] or leave it unset)"
-            )
-        if self.favourite_star and self.scoring != "planets":
-            raise ConfigError(
-                f"{p}favourite_star=True with scoring={self.scoring!r}: the red planet of Game 6 "
-                f"goes on a star that holds a planet, and Games 7-8 have none"
-            )
-        if self.move_budget is not None:
-            check_int(p + "move_budget", self.move_budget, 1, min(m, d))
-            if self.scoring == "chains":
-                raise ConfigError(
-                    f"{p}move_budget={self.move_budget} with scoring='chains': Game 8 has no timer"
-                )
-
-
-def round_rules_from(params: Mapping[str, Any], base: RoundRules | None = None) -> RoundRules:
-    """Resolve round-level params (``planets=None`` -> the scoring's default) over ``base``."""
-    unknown = [k for k in params if k not in ROUND_FIELDS]
-    if unknown:
-        raise ConfigError(f"unknown round rule(s) {quote(unknown)}; valid: {list(ROUND_FIELDS)}")
-    kw = dict(params)
-    scoring = kw.get("scoring", base.scoring if base else "planets")
-    if "planets" in kw:
-        planets = _untuple(kw["planets"], "planets")
-        if planets is None:
-            planets = DEFAULT_PLANETS if scoring == "planets" else ()
-        kw["planets"] = planets
-    elif base is None or (scoring != base.scoring):
-        kw["planets"] = DEFAULT_PLANETS if scoring == "planets" else ()
-    rr = replace(base, **kw) if base is not None else RoundRules(**kw)
-    return rr
-
-
-def _game_round_params(game: int) -> dict[str, Any]:
-    """The round-level params of Game ``game`` (1..11)."""
-    return {
-        1: {},
-        2: {"num_moons": 9, "num_dice": 9, "count_rule": "equal"},
-        3: {"num_moons": 10, "num_dice": 8, "count_rule": "more_moons"},
-        4: {"num_moons": 8, "num_dice": 10, "count_rule": "more_dice"},
-        5: {"planets": (3, 5, 8, 10, 15, 20)},
-        6: {"favourite_star": True},
-        7: {"scoring": "squares"},
-        8: {"scoring": "chains"},
-        9: {"movement": "double_half"},
-        10: {"challenges": True},
-        11: {"side_bets": True},
-    }[game]
-
-
-GAME1_ROUND_DEFAULTS = {
-    "num_moons": 7,
-    "num_dice": 7,
-    "count_rule": "auto",
-    "planets": None,
-    "scoring": "planets",
-    "favourite_star": False,
-    "movement": "exact",
-    "challenges": False,
-    "side_bets": False,
-}
-
-GAME_TITLES = {
-    1: "the basic game",
-    2: "more moons and dice (9 and 9)",
-    3: "more moons than dice (10 moons, 8 dice)",
-    4: "more dice than moons (8 moons, 10 dice)",
-    5: "different planets (3, 5, 8, 10, 15, 20)",
-    6: "favourite star (red planet doubles)",
-    7: "no planets, squares scoring, target 100",
-    8: "no planets, chain scoring, target 50",
-    9: "more movement (double clockwise, half counter-clockwise)",
-    10: "challenges",
-    11: "side bets",
-    12: "dealer's choice among Games 1-11",
-}
-
-
-def preset(game: int) -> dict[str, Any]:
-    """Parameters of Game ``game`` (1..12) of the rule book, as ``make`` keywords."""
-    check_int("game", game, 1, 12)
-    if game == 12:
-        return {"dealer_menu": tuple(range(1, 12))}
-    return dict(_game_round_params(game))
+__all__ = [  # the config and, for existing imports, the round rules and presets beside it
+    "AUCTION_ORDERS",
+    "BIDDER_BETS",
+    "CHAIN_MEMBERS",
+    "COUNT_RULES",
+    "DEFAULT_PLANETS",
+    "DEFAULT_TARGETS",
+    "EXCLUSION_AFTER_NO_BID",
+    "GAME1_ROUND_DEFAULTS",
+    "GAME_TITLES",
+    "MAX_BID",
+    "MAX_MOONS_PER_STAR",
+    "MAX_PLANET_VALUE",
+    "MIN_BID",
+    "MOVEMENTS",
+    "NO_BID_READINGS",
+    "NUM_STARS",
+    "ROUND_FIELDS",
+    "SCORINGS",
+    "SETUPS",
+    "TIE_RULES",
+    "MoonstarConfig",
+    "RoundRules",
+    "config_fields",
+    "preset",
+    "round_rules_from",
+]
 
 
 @dataclass(frozen=True)
@@ -417,35 +250,6 @@ def _fractions(value: Any) -> tuple[float, ...]:
             f"fractions in (0, 1]"
         )
     return fr
-
-
-def _menu_rules(menu: tuple, base: RoundRules) -> tuple[tuple, tuple[RoundRules, ...]]:
-    """Validate the dealer's menu: (normalised hashable menu, its round rule sets)."""
-    rounds = []
-    norm_menu: list[Any] = []
-    for i, entry in enumerate(menu):
-        where = f"dealer_menu[{i}]."
-        if isinstance(entry, (int,)) and not isinstance(entry, bool):
-            check_int(f"dealer_menu[{i}]", entry, 1, 11)
-            rr = round_rules_from(_game_round_params(entry), base=RoundRules())
-            norm_menu.append(int(entry))
-        else:
-            if isinstance(entry, tuple):  # the hashable form below: (rule, value) pairs
-                try:
-                    entry = dict(entry)
-                except (TypeError, ValueError):
-                    entry = tuple(entry)
-            if not isinstance(entry, Mapping):
-                raise ConfigError(
-                    f"dealer_menu[{i}]={quote(entry)}: an entry is a game number 1..11 or a "
-                    f"mapping of round rules {list(ROUND_FIELDS)}"
-                )
-            entry = {k: _untuple(v, f"dealer_menu[{i}]") for k, v in entry.items()}
-            rr = round_rules_from(entry, base=base)
-            norm_menu.append(tuple(sorted(entry.items())))
-        rr.validate(where)
-        rounds.append(rr)
-    return tuple(norm_menu), tuple(rounds)
 
 
 def config_fields() -> list[str]:

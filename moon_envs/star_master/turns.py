@@ -1,0 +1,201 @@
+"""Star Master rules, the course of a turn: set-up, roll, naming, flips, swaps, races, the end.
+
+A part of :class:`~moon_envs.star_master.state.StarMasterState`, which combines this
+mixin with the views; the fields it reads and writes are documented there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moon_envs.star_master import memory as decay
+from moon_envs.star_master import observation as obs
+from moon_envs.star_master.config import GOAL, NAME0, NUM_SLOTS, PASS, STAR, SWAP0
+from moon_envs.star_master.phases import (
+    ABSTAIN,
+    DRAW,
+    END,
+    FLIP,
+    NAME,
+    NOT_CHOSEN,
+    RACE,
+    ROLL,
+    SEED,
+    SETUP,
+    SWAP,
+)
+
+if TYPE_CHECKING:
+    from moon_envs.star_master.rules import StarMasterGame
+
+
+class TurnFlow:
+    """The transitions of a turn, from the set-up's chance draws to the end of the game."""
+
+    game: StarMasterGame
+
+    # ---- transitions ----------------------------------------------------------------------
+    def _apply(self, a: int) -> None:
+        ph = self.phase
+        if ph == ROLL:
+            self._roll(a)
+        elif ph == FLIP:
+            self._decide(self.mover, a)
+            if a == PASS:
+                self._end_turn()
+            else:
+                self._flip(a)
+        elif ph == RACE:
+            self._race_choice(a)
+        elif ph == SWAP:
+            self._decide(self.mover, a)
+            self._swap(self.found_slot, a - SWAP0)
+            self._end_turn()
+        elif ph == NAME:
+            self._decide(self.mover, a)
+            self.target = a - NAME0
+            self.phase = FLIP
+        elif ph == DRAW:
+            self._race_flip(a)
+        elif ph == SETUP:
+            self._place(a)
+        else:  # SEED
+            self.seed = a
+            self._start_turn()
+
+    def _place(self, colour: int) -> None:
+        self.layout[self.setup_index] = colour
+        self.setup_index += 1
+        if self.setup_index < NUM_SLOTS:
+            return
+        self.win_map[:] = self.layout  # the cubes are shown face up once
+        if self.game.config.memory != "none":
+            self.memory[:] = self.layout
+        if self.game.config.memory == "decay":
+            self.phase = SEED
+        else:
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        if self.turn >= self.game.turn_cap:
+            self._end_at_cap()
+            return
+        self.phase = ROLL
+
+    def _roll(self, outcome: int) -> None:
+        self.turn += 1
+        if self.game.decays:
+            cfg = self.game.config
+            forget = decay.forget_mask(self.seed, self.turn, self.game.seats, cfg.forget_prob)
+            self.memory[forget] = -1
+        self.white, self.black_star = divmod(outcome, 2)
+        self.mover = self.roller
+        if self.white == STAR:
+            self.phase = NAME
+        elif self.black_star:
+            self.phase = RACE
+            self.race_next = 0
+        else:
+            self.target = self.white
+            self.phase = FLIP
+
+    def _decide(self, seat: int, action: int) -> None:
+        """``seat`` takes ``action``, a decision: its window of recent events starts afresh."""
+        self.last_seat, self.last_action, self.last_phase = seat, action, self.phase
+        self.views[seat, :2] = obs.FRESH_WINDOW
+        self.in_window[seat] = 0
+
+    def _reveal(self, seat: int, slot: int, found: bool) -> int:
+        colour = int(self.layout[slot])
+        if self.game.remembers:
+            self.views[:, 0::2, slot] = colour
+        else:
+            self.views[:, 0, slot] = colour
+        flip = self.last_flip
+        flip[0], flip[1], flip[2], flip[3] = seat, slot, colour, found
+        self.in_window[:, 0] = 1
+        return colour
+
+    def _flip(self, slot: int) -> None:
+        seat, target = self.mover, self.target
+        found = int(self.layout[slot]) == target
+        self._reveal(seat, slot, found)
+        if found:
+            self._set_pawn(seat, target, 1)
+            if self._check_goal(seat):
+                return
+            if self.game.config.children:
+                self._end_turn()
+            else:
+                self.found_slot = slot
+                self.phase = SWAP
+            return
+        if self.game.must_search:
+            self._set_pawn(seat, target, 0)  # competition: a miss loses an owned colour
+        self._end_turn()
+
+    def _swap(self, s: int, t: int) -> None:
+        lay, views = self.layout, self.views
+        lay[s], lay[t] = lay[t], lay[s]
+        keep = views[:, :, s].copy()
+        views[:, :, s] = views[:, :, t]
+        views[:, :, t] = keep
+
+    def _race_choice(self, a: int) -> None:
+        seat = self._current_player()
+        self._decide(seat, a)
+        self.race_choice[seat] = ABSTAIN if a == PASS else a
+        self.race_next += 1
+        if self.race_next < self.game.seats:
+            return
+        grabbers = self._grabbers()
+        self.last_race[:] = self.race_choice
+        self.in_window[:, 1] = 1
+        if not grabbers:
+            self.race_choice[:] = NOT_CHOSEN
+            self._end_turn()
+        elif len(grabbers) == 1 or self.game.config.race_winner == "seat_order":
+            self._race_flip(grabbers[0])
+        else:
+            self.phase = DRAW
+
+    def _race_flip(self, winner: int) -> None:
+        slot = int(self.race_choice[winner])
+        self.race_choice[:] = NOT_CHOSEN
+        self.mover = winner
+        found = int(self.layout[slot]) == self.white
+        colour = self._reveal(winner, slot, found)
+        if found:
+            self._set_pawn(winner, colour, 1)
+            if self._check_goal(winner):
+                return
+            self.found_slot = slot
+            self.phase = SWAP
+        else:
+            self._set_pawn(winner, colour, 0)  # a wrong grab loses that colour, if owned
+            self._end_turn()
+
+    def _check_goal(self, seat: int) -> bool:
+        if self.held[seat] >= GOAL:
+            self.winners_list = [seat]
+            self.phase = END
+            return True
+        return False
+
+    def _end_turn(self) -> None:
+        self.roller = (self.roller + 1) % self.game.seats
+        self.white, self.black_star, self.target, self.found_slot = -1, 0, -1, -1
+        self._start_turn()
+
+    def _end_at_cap(self) -> None:
+        counts = self.pawns.sum(axis=1)
+        best = int(counts.max())
+        cfg = self.game.config
+        # alone at the table (solitaire or not) only the goal wins: nobody to out-collect
+        if cfg.num_players == 1 or cfg.turn_limit == "nobody" or best == 0:
+            self.winners_list = []
+        else:
+            self.winners_list = np.flatnonzero(counts == best).tolist()
+        self.phase = END
