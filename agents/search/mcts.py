@@ -18,8 +18,10 @@ One iteration:
    visited N times has at most ``ceil(N ** widening)`` children, so that games with
    hundreds of moves a turn search a few moves deeply instead of each once.
 3. **Roll out** to the end, uniformly at random or with a rollout agent (which acts on
-   ``AgentView.of(state, seat)``); with a ``horizon``, only that many player moves, the
-   position then valued by its scores (centred on their mean, divided by their spread).
+   ``AgentView.of(state, seat)``); with a ``horizon``, only that many player moves (or to
+   the end, if sooner), every rollout then valued by the seats' score gains since the
+   searched position, centred on their mean; UCT divides these values by the largest
+   gain seen in the search, so that ``c`` keeps its meaning whatever the scores.
 4. **Back up** the reward vector: every node adds the reward of the seat that chose
    the move leading to it.
 
@@ -104,6 +106,7 @@ class MCTSAgent:
         deadline = start + cfg.seconds if cfg.seconds is not None else None
         root: Node | None = None
         done = 0
+        self._scale = 0.0  # the largest score gain seen (horizon rollouts)
         while done < limit:
             state = view.sample_state(self._np)
             if root is None:
@@ -122,6 +125,7 @@ class MCTSAgent:
 
     def _iterate(self, root: Node, state: State, rng: random.Random, hidden: bool) -> None:
         c = self.config.c
+        base = state.scores() if self.config.horizon is not None else None
         node = root
         path: list[tuple[Node, int]] = []  # (node, seat whose move led there)
         while True:
@@ -146,6 +150,10 @@ class MCTSAgent:
             path.append((child, player))
             node = child
         reward = self._rollout(state, rng)
+        if base is not None:  # score gains since the searched position, centred
+            gains = state.scores() - base
+            reward = (gains - gains.mean()).tolist()
+            self._scale = max(self._scale, max(abs(r) for r in reward))
         root.visits += 1
         for n, seat in path:
             n.visits += 1
@@ -174,7 +182,7 @@ class MCTSAgent:
         if not hidden:
             if node.untried and self._widens(node, len(node.children)):
                 return node.untried.pop()
-            return node.select(c)[0]
+            return node.select(c, None, self._value_scale())[0]
         available = legal_actions(state)
         untried = [a for a in available if a not in node.children]
         tried = len(available) - len(untried)
@@ -184,7 +192,15 @@ class MCTSAgent:
                 if first in untried:
                     return first
             return untried[int(rng.random() * len(untried))]
-        return node.select(c, set(available))[0]
+        return node.select(c, set(available), self._value_scale())[0]
+
+    def _value_scale(self) -> float:
+        """What node values are divided by in UCT: 1 for rewards of at most 1; with a
+        horizon, the largest score gain seen in this search (so the exploration constant
+        keeps its meaning whatever the game's scores)."""
+        if self.config.horizon is None or self._scale <= 0:
+            return 1.0
+        return self._scale
 
     def _rollout(self, state: State, rng: random.Random) -> list[float]:
         agent = self.rollout_agent
@@ -196,7 +212,7 @@ class MCTSAgent:
                 break
             if horizon is not None and player >= 0:
                 if moves >= horizon:
-                    return score_reward(state)
+                    return []  # valued by the caller, from the scores
                 moves += 1
             if player == CHANCE:
                 ids, cum = cumulative(state.chance_outcomes())
@@ -206,6 +222,8 @@ class MCTSAgent:
             else:
                 legal = state.legal_actions_mask().nonzero()[0]
                 state.apply_action(int(legal[int(rng.random() * legal.shape[0])]))
+        if horizon is not None:
+            return []  # valued by the caller, from the scores
         return terminal_reward(state, self.config.reward)
 
 
@@ -230,8 +248,7 @@ def terminal_reward(state: State, mode: str) -> list[float]:
 
 def score_reward(state: State) -> list[float]:
     """The scores centred on their mean and divided by their spread (all zero when every
-    score is equal): the value of a finished game under ``reward=score``, and of any
-    rollout cut by the horizon."""
+    score is equal): the value of a finished game under ``reward=score``."""
     s = state.scores()
     spread = float(s.max() - s.min())
     if spread == 0:

@@ -36,15 +36,16 @@ class Node:
         elif self.player == CHANCE:
             self.actions, self.cum_probs = cumulative(state.chance_outcomes())
 
-    def select(self, c: float, available: Any = None) -> tuple[int, Node]:
-        """The UCT choice among the children (restricted to ``available`` actions if given)."""
+    def select(self, c: float, available: Any = None, scale: float = 1.0) -> tuple[int, Node]:
+        """The UCT choice among the children (restricted to ``available`` actions if given),
+        their mean values divided by ``scale``."""
         log_n = math.log(self.visits) if self.visits > 1 else 0.0
         best_a, best_child, best_u = -1, None, -math.inf
         for a, child in self.children.items():
             if available is not None and a not in available:
                 continue
             n = child.visits
-            u = child.total / n + c * math.sqrt(log_n / n)
+            u = child.total / (n * scale) + c * math.sqrt(log_n / n)
             if u > best_u:
                 best_a, best_child, best_u = a, child, u
         return best_a, best_child  # type: ignore[return-value]

@@ -118,20 +118,31 @@ class FixedAgent:
         return self.move
 
 
-def test_a_horizon_cuts_rollouts_and_values_them_by_the_scores():
+def test_a_horizon_cuts_rollouts_and_values_them_by_score_gains():
     import random
 
     agent = MCTSAgent(seed=0, simulations=1, horizon=4)
     state = NimGame(heap=100).new_initial_state()
-    value = agent._rollout(state, random.Random(0))
+    assert agent._rollout(state, random.Random(0)) == []  # valued by the search, not here
     assert 100 - 3 * 4 <= state.heap <= 100 - 4  # exactly four moves of 1-3 stones
-    assert value == [0.0, 0.0]  # equal scores: no seat ahead
     state = NimGame(heap=100).new_initial_state()
     assert MCTSAgent(seed=0, simulations=1)._rollout(state, random.Random(0)) in (
         [1.0, -1.0],
         [-1.0, 1.0],
     )
     assert state.is_terminal()  # without a horizon the rollout plays to the end
+
+
+def test_horizon_values_are_centred_score_gains_scaled_in_uct():
+    """WideGame's scores are 0:1 before seat 0's pick, 1:0 after the winning one and 0:1
+    after the others: with a horizon the root values are the centred score gains (+1 for
+    the winning pick, 0 for the others), and the largest gain seen sets UCT's scale."""
+    state = WideGame(width=3, winning=2).new_initial_state()
+    agent = MCTSAgent(seed=0, simulations=30, horizon=1)
+    assert agent.act(AgentView.of(state)) == 2
+    means = {a: m for a, (_, m) in agent.last.root.items()}
+    assert means[2] == 1.0 and means[0] == means[1] == 0.0
+    assert agent._scale == 1.0
 
 
 def test_progressive_widening_limits_the_children():
