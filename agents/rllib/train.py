@@ -63,8 +63,32 @@ def init_ray(config: Any) -> bool:
         kwargs["num_cpus"] = config.ray.num_cpus
     else:
         kwargs["address"] = config.ray.address
+        use_cluster_token()
     ray.init(**kwargs)
     return True
+
+
+def use_cluster_token() -> None:
+    """Before joining a running cluster: present this machine's Ray token if it has one.
+
+    Since Ray 2.59, ``ray start --head`` turns token authentication on when a token exists
+    (``~/.ray/auth_token``, written by any local ``ray.init()``), but a driver joining by
+    address sends the token only when ``RAY_AUTH_MODE=token``; without it the join fails
+    with ``InvalidAuthToken``. A mode the user set is left alone.
+    """
+    import os
+
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    token_file = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or os.path.isfile(token_file):
+        os.environ["RAY_AUTH_MODE"] = "token"
+        try:  # Ray caches the mode when it is imported; refresh it as Ray itself does
+            from ray._raylet import Config
+
+            Config.initialize("")
+        except (ImportError, AttributeError):  # a Ray without that cache reads the variable
+            pass
 
 
 def build_algorithm(config: Any, league: list[str], slots: list[str]) -> Any:
