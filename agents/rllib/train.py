@@ -59,7 +59,8 @@ def init_ray(config: Any) -> bool:
     if ray.is_initialized():
         return False
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    if config.ray.address is None:
+    if config.ray.address is None:  # "local": a new Ray, whatever RAY_ADDRESS or an
+        kwargs["address"] = "local"  # earlier `ray start` left in /tmp/ray says
         kwargs["num_cpus"] = config.ray.num_cpus
     else:
         kwargs["address"] = config.ray.address

@@ -5,8 +5,10 @@ the run folder is written and the cluster outlives the run."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,12 +28,13 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start_head(port: int) -> tuple[subprocess.Popen, str]:
-    """``ray start --head --block`` (as on a cluster's head machine); its address."""
+def _start_head(port: int, temp_dir: Path) -> tuple[subprocess.Popen, str]:
+    """``ray start --head --block`` (as on a cluster's head machine); its address. Its own
+    ``--temp-dir`` keeps the address it records away from other tests' local Ray."""
     ray_cli = Path(sys.executable).with_name("ray")
     head = subprocess.Popen(
         [str(ray_cli), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
-         "--include-dashboard=false", "--disable-usage-stats"],
+         "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp_dir}"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -43,7 +46,8 @@ def _start_head(port: int) -> tuple[subprocess.Popen, str]:
 
 
 def test_a_run_joins_a_running_cluster_by_address(tmp_path):
-    head, address = _start_head(_free_port())
+    temp_dir = Path(tempfile.mkdtemp(prefix="ray_", dir="/tmp"))  # short: Ray's sockets
+    head, address = _start_head(_free_port(), temp_dir)
     try:
         config = yaml.safe_load((ROOT / "configs" / "jupiter_rllib.yaml").read_text())
         config["budget"] = {"total_timesteps": 150, "wall_clock_minutes": None}
@@ -72,3 +76,4 @@ def test_a_run_joins_a_running_cluster_by_address(tmp_path):
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:
             head.kill()
+        shutil.rmtree(temp_dir, ignore_errors=True)

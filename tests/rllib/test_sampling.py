@@ -47,7 +47,7 @@ def test_ray_address_selects_local_or_cluster(monkeypatch):
     local = parse_config({"algorithm": "rllib-ppo", "ray": {"num_cpus": 2}})
     cluster = parse_config({"algorithm": "rllib-ppo", "ray": {"address": "auto"}})
     assert init_ray(local) and init_ray(cluster)
-    assert calls[0]["num_cpus"] == 2 and "address" not in calls[0]
+    assert calls[0]["num_cpus"] == 2 and calls[0]["address"] == "local"  # always a new Ray
     assert calls[1]["address"] == "auto" and "num_cpus" not in calls[1]
 
 
