@@ -73,6 +73,21 @@ ENV_PARAMS = ("render_mode", "reward_mode", "illegal_action")
 """Parameters taken by the adapter itself; every other keyword goes to the game."""
 
 
+class _SetByReset:
+    """An episode attribute (``agents``, ``rewards``, ...) read before ``reset()``: a
+    :class:`NotResetError`. ``reset()`` stores the real value on the instance, which then
+    shadows this (non-data) descriptor, so reads after ``reset()`` cost nothing extra (a
+    ``__getattr__`` on the class would slow every attribute read of the env)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        raise NotResetError(f"reset() needs to be called before {self.name}.")
+
+
 EPISODE_ATTRIBUTES = frozenset(
     {
         "agents",
@@ -82,10 +97,9 @@ EPISODE_ATTRIBUTES = frozenset(
         "truncations",
         "infos",
         "_cumulative_rewards",
-        "num_agents",
     }
 )
-"""Attributes that exist from ``reset()`` on."""
+"""Attributes that exist from ``reset()`` on (``num_agents`` is ``len(agents)``)."""
 
 
 class MoonAECEnv(EnvSnapshots, AECEnv):
@@ -97,6 +111,13 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
     """
 
     game_class: ClassVar[type[Game]]
+    agents = _SetByReset()
+    agent_selection = _SetByReset()
+    rewards = _SetByReset()
+    terminations = _SetByReset()
+    truncations = _SetByReset()
+    infos = _SetByReset()
+    _cumulative_rewards = _SetByReset()
     rgb_renderer: ClassVar[Callable[[State], np.ndarray] | None] = None
     metadata: dict[str, Any] = {
         "render_modes": RENDER_MODES,
@@ -147,12 +168,15 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self.game_state: State | None = None
+        # a game whose seats get different infos (State.info_for) is asked once per seat
+        self._per_seat_info = self.game.state_class.info_for is not State.info_for
 
-    def __getattr__(self, name: str) -> Any:
-        # called only for attributes not found: the episode's, before reset()
-        if name in EPISODE_ATTRIBUTES:
-            raise NotResetError(f"reset() needs to be called before {name}.")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    @property
+    def num_agents(self) -> int:
+        """The number of live agents (``len(agents)``); a NotResetError before ``reset()``."""
+        if "agents" not in self.__dict__:
+            raise NotResetError("reset() needs to be called before num_agents.")
+        return len(self.agents)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         """PettingZoo's agent iterator; a :class:`CallOrderError` before ``reset()``."""
@@ -256,7 +280,7 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
         """
         state = self.game_state
         total = None
-        while state.current_player() == CHANCE:
+        while state._current_player() == CHANCE:
             outcomes = state.chance_outcomes()
             u = self.np_random.random()
             acc = 0.0
@@ -274,8 +298,8 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
 
     def _after_transition(self, mover_seat: int) -> None:
         state = self.game_state
-        player = state.current_player()
-        if type(state).info_for is State.info_for:  # the same info for every seat
+        player = state._current_player()
+        if not self._per_seat_info:  # the same info for every seat
             info = state.info()
             if info:
                 for a in self.agents:
@@ -305,11 +329,12 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
             raise ValueError(
                 f"unknown agent {quote(agent)}; agents: {self.possible_agents}"
             ) from None
-        if state.current_player() == seat:
-            mask = state.legal_actions_mask()
+        # the rules' hooks directly: the seat is one of ours, and a seat to move has a mask
+        if state._current_player() == seat:
+            mask = state._legal_mask()
         else:
             mask = self._zero_mask.copy()
-        return {"observation": state.observation(seat), "action_mask": mask}
+        return {"observation": state._observation(seat), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of
