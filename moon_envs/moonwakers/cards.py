@@ -68,6 +68,8 @@ def packed(counts) -> int:
 def covers(have: int, cost: int) -> bool:
     """Whether packed counts ``have`` hold at least packed counts ``cost``."""
     return ((have | PACK_GUARDS) - cost) & PACK_GUARDS == PACK_GUARDS
+
+
 DEFAULT_PATH = Path(__file__).with_name("data") / "cards.json"
 _TOP_KEYS = {"schema", "elements", "combinations", "terrain", "characters"}
 SCHEMA = "moonwakers-cards/1"
