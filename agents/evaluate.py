@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -195,3 +195,32 @@ def evaluate_against(
     name = result.agents[0]
     lo, hi = result.stats[name].ci
     return result.win_rate(name), lo, hi
+
+
+def evaluate_learner(
+    cfg: Any, learner: Any, name_of: Callable[[str], str]
+) -> dict[str, tuple[float, float, float]]:
+    """A trainer's evaluation: the learner's win rate and Wilson 95% interval against each
+    of ``cfg.eval.opponents`` (``cfg.eval.games`` games, seats rotated, the run's
+    evaluation seed), keyed by ``name_of(spec)``."""
+    return {
+        name_of(spec): evaluate_against(
+            cfg.env.id,
+            learner,
+            spec,
+            cfg.eval.games,
+            seed=cfg.seed + 1_000_003,
+            env_params=cfg.env.params,
+        )
+        for spec in cfg.eval.opponents
+    }
+
+
+def eval_columns(results: dict[str, tuple[float, float, float]]) -> dict[str, float]:
+    """The metrics columns of :func:`evaluate_learner`'s results."""
+    row: dict[str, float] = {}
+    for key, (rate, lo, hi) in results.items():
+        row[f"eval_{key}_win_rate"] = rate
+        row[f"eval_{key}_ci_low"] = lo
+        row[f"eval_{key}_ci_high"] = hi
+    return row

@@ -142,7 +142,7 @@ def _make_callback_class():
                 save_checkpoint(self.model, self.run_dir / "checkpoints" / f"snapshot_{t}.zip")
 
         def evaluate(self) -> None:
-            from agents.evaluate import evaluate_against
+            from agents.evaluate import eval_columns, evaluate_learner
             from agents.policy import PolicyAgent
 
             t = self.num_timesteps
@@ -163,19 +163,9 @@ def _make_callback_class():
             row["snapshots_in_pool"] = min(
                 len(self.snapshots), self.cfg.opponents.snapshots.max_in_pool
             )
-            for spec in self.cfg.eval.opponents:
-                rate, lo, hi = evaluate_against(
-                    self.cfg.env.id,
-                    learner,
-                    spec,
-                    self.cfg.eval.games,
-                    seed=self.cfg.seed + 1_000_003,
-                    env_params=self.cfg.env.params,
-                )
-                key = _metric_name(spec)
-                row[f"eval_{key}_win_rate"] = rate
-                row[f"eval_{key}_ci_low"] = lo
-                row[f"eval_{key}_ci_high"] = hi
+            results = evaluate_learner(self.cfg, learner, _metric_name)
+            row.update(eval_columns(results))
+            for key, (rate, _, _) in results.items():
                 self.logger.record(f"eval/win_rate_vs_{key}", rate)
             for k in _TRAIN_STATS:
                 row[f"train_{k}"] = self.train_stats.get(k, math.nan)

@@ -240,27 +240,17 @@ class _Run:
                 self.writer.add_scalar("rollout/mean_reward", ret / games, self.timesteps)
 
     def evaluate(self) -> dict[str, Any]:
-        from agents.evaluate import evaluate_against
+        from agents.evaluate import eval_columns, evaluate_learner
         from agents.rllib.agent import RllibAgent
 
         learner = RllibAgent.from_state(self.learner_state(), self.meta, name="learner")
         row: dict[str, Any] = {"timesteps": self.timesteps, "episodes": self.episodes}
         row.update(self.train_row())
         row["snapshots_in_pool"] = min(self.snapshots, len(self.slots))
-        for spec in self.cfg.eval.opponents:
-            rate, lo, hi = evaluate_against(
-                self.cfg.env.id,
-                learner,
-                spec,
-                self.cfg.eval.games,
-                seed=self.cfg.seed + 1_000_003,
-                env_params=self.cfg.env.params,
-            )
-            key = _metric_name(spec)
-            row[f"eval_{key}_win_rate"] = rate
-            row[f"eval_{key}_ci_low"] = lo
-            row[f"eval_{key}_ci_high"] = hi
-            if self.writer is not None:
+        results = evaluate_learner(self.cfg, learner, _metric_name)
+        row.update(eval_columns(results))
+        if self.writer is not None:
+            for key, (rate, _, _) in results.items():
                 self.writer.add_scalar(f"eval/win_rate_vs_{key}", rate, self.timesteps)
         for k in _LEARNER_STATS:
             row[f"train_{k}"] = self.learner_stats.get(k, math.nan)

@@ -271,6 +271,14 @@ class State(PositionData, ABC):
             return []
         return list(self._winners())
 
+    def result_text(self) -> str:
+        """The result line of a finished game's text view: ``game over, winner(s):
+        player_0`` (ties list every winner) or ``game over, tied: no winner``."""
+        winners = self._winners()
+        if not winners:
+            return "game over, tied: no winner"
+        return "game over, winner(s): " + ", ".join(f"player_{w}" for w in winners)
+
     def returns(self, mode: str = "win") -> np.ndarray:
         """Per-seat return so far.
 

@@ -71,11 +71,7 @@ class TextViews:
         if self.rolled:
             status += f"; die to place: {self.rolled}"
         if self.stage == _OVER:
-            winners = self._winners()
-            if winners:
-                status += f"; game over, winner(s): {', '.join(f'player_{w}' for w in winners)}"
-            else:
-                status += "; game over, tied: no winner"
+            status += "; " + self.result_text()
         lines.append(status)
         if self.last_action:
             lines.append(f"last: {self.describe_event(self.last_action)}")

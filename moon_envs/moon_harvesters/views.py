@@ -115,11 +115,7 @@ class Views:
         if self.phase == DEPOSITS:
             status += f"; deposits to place: {self.deposits_due}"
         if self.phase == OVER:
-            winners = self._winners()
-            if winners:
-                status += f"; game over, winner(s): {', '.join(f'player_{w}' for w in winners)}"
-            else:
-                status += "; game over, tied: no winner"
+            status += "; " + self.result_text()
         lines.append(status)
         if self.last_action:
             lines.append(f"last: {self.last_action}")

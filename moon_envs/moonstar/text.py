@@ -109,9 +109,7 @@ class TextViews:
             ex += " (sits out)" if s == self.sitting_out else ""
             lines.append(f"{mark} player_{s}: {int(self.points[s])}{ex}")
         if self.phase == "over":
-            lines.append(
-                "game over, winner(s): " + ", ".join(f"player_{w}" for w in self._winners())
-            )
+            lines.append(self.result_text())
         if self.last_action:
             lines.append(f"last: {self.last_action}")
         return "\n".join(lines)
