@@ -69,3 +69,26 @@ def test_fuzzed_games_keep_the_invariants_end_and_round_trip(params):
         for other in copies:
             assert play_to_end(other, np.random.default_rng(1000 + seed)) == tail
             assert other.to_dict() == state.to_dict()
+
+
+@pytest.mark.parametrize("num_players", [1, 2, 3, 6])
+def test_full_length_fuzzed_games_reach_six_colours(num_players):
+    """At the default 300-turn cap, random play often wins by six colours (the short cap
+    above never gets there): the game then ends at once, the winner holds six colours and
+    nobody else does, and the invariants hold on the way."""
+    game = StarMasterGame(num_players=num_players)
+    won = 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            step_state(state, rng)
+            check_invariants(state)
+        state.validate()
+        six = [p for p in range(num_players) if state.held[p] == 6]
+        if six:
+            won += 1
+            assert six == state.winners(), (seed, six, state.winners())
+        else:
+            assert state.turn == game.config.turn_cap
+    assert won > 0, "no random game reached six colours"
