@@ -9,6 +9,11 @@ import re
 
 ADAPTER_PARAMS = {
     "render_mode": ("None", '"ansi", "human", "rgb_array" or None'),
+    "render_seat": (
+        "None",
+        "None (the spectator's view) or a seat 0..N-1 / agent name: render() shows only "
+        "what that seat may know",
+    ),
     "reward_mode": (
         '"win"',
         '"win" (terminal +1 shared by the winners, -1 by the others) or "score"',
@@ -46,9 +51,13 @@ def parameter_lines(env_id: str) -> list[str]:
     """One line per parameter: ``name = default: allowed values / meaning``."""
     import moon_envs
 
+    from moon_envs.core.checks import recording_allowed_values
+
     entry = moon_envs.get_entry(env_id)
     config_class = entry.env_class().game_class.config_class
     docs = attribute_docs(config_class)
+    with recording_allowed_values() as allowed:  # what the config's own checks accept
+        config_class(**{k: v for k, v in entry.defaults.items() if k not in ADAPTER_PARAMS})
     lines = []
     for f in dataclasses.fields(config_class):
         if f.default is not dataclasses.MISSING:
@@ -57,7 +66,10 @@ def parameter_lines(env_id: str) -> list[str]:
             default = repr(entry.defaults.get(f.name, f.default_factory()))
         else:
             default = "(required)"
-        lines.append(f"  {f.name} = {default}: {docs.get(f.name, f'({f.type})')}")
+        text = docs.get(f.name, f"({f.type})")
+        if f.name in allowed:
+            text += f" Allowed: {allowed[f.name]}."
+        lines.append(f"  {f.name} = {default}: {text}")
     for name, (default, allowed) in ADAPTER_PARAMS.items():
         lines.append(f"  {name} = {default}: {allowed}")
     return lines

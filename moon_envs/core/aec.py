@@ -14,6 +14,9 @@ class, metadata and renderer. The adapter provides, for all of them:
 * ``illegal_action="raise"`` (default): :class:`IllegalActionError` naming the action, the
   agent and the legal actions, with the env untouched; ``"penalize"``: PettingZoo classic's
   behaviour (the offender gets -1, the others 0, and the game ends);
+* ``render()`` in PettingZoo's ``render_mode`` (``"ansi"``, ``"human"``,
+  ``"rgb_array"``) as the spectator sees the table, or with ``render_seat`` as that seat
+  sees it (see :mod:`moon_envs.core.env_render`);
 * ``state()`` / ``state_space``: PettingZoo's full-information global state;
   ``game_state`` is the rules engine's :class:`~moon_envs.core.game.State` itself;
 * actions are integers: ints, numpy integers, 0-d integer arrays or integral floats;
@@ -41,7 +44,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -61,6 +63,7 @@ from moon_envs.core.game import (
 from moon_envs.core.snapshot import (
     quote,
 )
+from moon_envs.core.env_render import EnvRender, seat_of
 from moon_envs.core.env_snapshots import EnvSnapshots
 from moon_envs.core.errors import CallOrderError, NotResetError
 from moon_envs.core.view import AgentView
@@ -69,7 +72,7 @@ __all__ = ["CallOrderError", "MoonAECEnv", "NotResetError"]
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ["human", "ansi", "rgb_array"]
-ENV_PARAMS = ("render_mode", "reward_mode", "illegal_action")
+ENV_PARAMS = ("render_mode", "render_seat", "reward_mode", "illegal_action")
 """Parameters taken by the adapter itself; every other keyword goes to the game."""
 
 
@@ -102,12 +105,13 @@ EPISODE_ATTRIBUTES = frozenset(
 """Attributes that exist from ``reset()`` on (``num_agents`` is ``len(agents)``)."""
 
 
-class MoonAECEnv(EnvSnapshots, AECEnv):
+class MoonAECEnv(EnvSnapshots, EnvRender, AECEnv):
     """PettingZoo AEC environment over a moon-envs rules engine.
 
     Subclasses set ``game_class`` and ``metadata`` and may set ``rgb_renderer`` (a function
-    ``State -> HxWx3 uint8 array``). Keyword arguments other than ``render_mode``,
-    ``reward_mode`` and ``illegal_action`` are the game's parameters.
+    ``(State, seat=None) -> HxWx3 uint8 array``). Keyword arguments other than
+    ``render_mode``, ``render_seat``, ``reward_mode`` and ``illegal_action`` are the
+    game's parameters.
     """
 
     game_class: ClassVar[type[Game]]
@@ -118,7 +122,7 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
     truncations = _SetByReset()
     infos = _SetByReset()
     _cumulative_rewards = _SetByReset()
-    rgb_renderer: ClassVar[Callable[[State], np.ndarray] | None] = None
+    rgb_renderer: ClassVar[Callable[..., np.ndarray] | None] = None
     metadata: dict[str, Any] = {
         "render_modes": RENDER_MODES,
         "name": "moon_env",
@@ -129,6 +133,7 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
     def __init__(
         self,
         render_mode: str | None = None,
+        render_seat: int | str | None = None,
         reward_mode: str = "win",
         illegal_action: str = "raise",
         **game_params: Any,
@@ -146,6 +151,7 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
         n = spec.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.render_seat = seat_of("render_seat", render_seat, self.possible_agents)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -378,24 +384,6 @@ class MoonAECEnv(EnvSnapshots, AECEnv):
         if agent not in self._seat:
             raise ValueError(f"unknown agent {quote(agent)}; agents: {self.possible_agents}")
         return AgentView.of(self.game_state, self._seat[agent])
-
-    # ---- render ------------------------------------------------------------------------------
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        self._require_reset("render")
-        if self.render_mode == "rgb_array":
-            if self.rgb_renderer is None:
-                raise NotImplementedError(f"{self.metadata['name']} has no rgb_array renderer")
-            return type(self).rgb_renderer(self.game_state)
-        text = str(self.game_state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
     def close(self) -> None:
         pass

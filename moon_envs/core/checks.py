@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -29,14 +30,41 @@ def config_from_kwargs(config_cls: type, kwargs: Mapping[str, Any]) -> Any:
     return config_cls(**kwargs)
 
 
+_RECORDERS: list[dict[str, str]] = []
+
+
+@contextmanager
+def recording_allowed_values() -> Iterator[dict[str, str]]:
+    """Within this block, every :func:`check_choice`, :func:`check_int` and
+    :func:`check_bool` records ``{field: allowed values}`` in the dict it yields (the first
+    check of a field wins): ``moon-envs list ENV`` reads a game's allowed values from its
+    config's own checks, so the page cannot drift from what the code enforces."""
+    found: dict[str, str] = {}
+    _RECORDERS.append(found)
+    try:
+        yield found
+    finally:
+        _RECORDERS.pop()
+
+
+def _record(field: str, allowed: str) -> None:
+    if _RECORDERS:
+        _RECORDERS[-1].setdefault(field, allowed)
+
+
 def check_choice(field: str, value: Any, allowed: Sequence[Any]) -> None:
     """Raise :class:`ConfigError` unless ``value`` is one of ``allowed``."""
+    _record(field, "one of " + ", ".join(repr(a) for a in allowed))
     if value not in allowed:
         raise ConfigError(f"{field}={quote(value)} is not allowed; allowed values: {list(allowed)}")
 
 
 def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> None:
     """Raise :class:`ConfigError` unless ``value`` is an int in ``[low, high]``."""
+    if _RECORDERS:
+        _record(
+            field, f"an integer {'-inf' if low is None else low}..{'inf' if high is None else high}"
+        )
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ConfigError(f"{field} must be an integer, got {quote(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
@@ -72,6 +100,7 @@ def action_index(action: Any, num_actions: int) -> int:
 
 def check_bool(field: str, value: Any) -> None:
     """Raise :class:`ConfigError` unless ``value`` is a bool."""
+    _record(field, "True or False")
     if not isinstance(value, (bool, np.bool_)):
         raise ConfigError(f"{field} must be True or False, got {quote(value)}")
 

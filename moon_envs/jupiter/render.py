@@ -23,8 +23,12 @@ def last_move(state: JupiterState) -> str:
     return state.describe_event(state.last_action)
 
 
-def render_rgb(state: JupiterState) -> np.ndarray:
-    """The position as an ``H x W x 3`` uint8 image."""
+def render_rgb(state: JupiterState, seat: int | None = None) -> np.ndarray:
+    """The position as an ``H x W x 3`` uint8 image.
+
+    ``seat`` (the env's ``render_seat``) changes nothing: the picture shows only what
+    every seat knows.
+    """
     g = state.game
     n = g.config.num_players
     width = max(2 * MARGIN + g.cols * CELL, 300)

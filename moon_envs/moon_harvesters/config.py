@@ -48,7 +48,7 @@ class HarvestersConfig:
         shapes: harvester kinds on offer (see :mod:`moon_envs.moon_harvesters.shapes` for
             the format), at least ``num_players`` and at most 8; ``None`` = L and X with 2
             players, L, X, U and P with 3-4 [HOUSE]. A comma-separated string also works.
-        rows, cols: grid size; ``None`` = 12x12 with 2 players, 12x16 with 3-4.
+        rows, cols: grid size, each 3..16; ``None`` = 12x12 with 2 players, 12x16 with 3-4.
         pieces_per_kind: harvesters of each kind (10).
         num_deposits: helium-3 deposits in the supply (80).
         num_craters: craters in the auction (3).

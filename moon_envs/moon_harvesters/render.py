@@ -28,8 +28,12 @@ RIM = 3  # the darker rim inside each harvester
 MIN_WIDTH = 360  # room for the player rows beside small grids
 
 
-def render_rgb(state: HarvestersState) -> np.ndarray:
-    """The position as an ``H x W x 3`` uint8 image."""
+def render_rgb(state: HarvestersState, seat: int | None = None) -> np.ndarray:
+    """The position as an ``H x W x 3`` uint8 image.
+
+    ``seat`` (the env's ``render_seat``) changes nothing: the picture shows only what
+    every seat knows.
+    """
     g = state.game
     n = g.config.num_players
     width = max(2 * MARGIN + g.cols * CELL, MIN_WIDTH)

@@ -39,8 +39,12 @@ def _centered(
     draw.label(img, top, int(x) - draw.label_width(s, scale) // 2, s, color, scale)
 
 
-def render_rgb(state: MoonstarState) -> np.ndarray:
-    """An ``H x W x 3`` uint8 image of ``state``."""
+def render_rgb(state: MoonstarState, seat: int | None = None) -> np.ndarray:
+    """An ``H x W x 3`` uint8 image of ``state``.
+
+    ``seat`` (the env's ``render_seat``) changes nothing: the picture shows only what
+    every seat knows.
+    """
     g = state.game
     n = g.n
     height = SIZE + DIE + INDEX + 12 + n * ROW + 3 * LINE + 10

@@ -111,7 +111,8 @@ class MoonstarConfig:
         side_bets: Game 11.
         bet_fractions: the side-bet stakes as fractions of the bettor's score, rounded down
             (default 0, ¼, ½, 1; 0 means no bet; must start with 0).
-        move_budget: the sand timer as a number of moves (None: no timer).
+        move_budget: the sand timer as a number of moves, 1..min(moons, dice) (None: no
+            timer; not with Game 8's chains).
         dealer_menu: Game 12. Empty: every round uses the rules above. Otherwise the
             organizer picks one entry per round; an entry is a game number 1..11 (that
             Game's round rules) or a mapping of round rules (over the rules above).

@@ -283,8 +283,28 @@ def test_list_env_prints_the_page_and_every_parameter(capsys: pytest.CaptureFixt
             assert re.search(rf"^  {f.name} = .+: .+", params, re.M), f.name
         assert '  illegal_action = "raise": "raise"' in params
     assert "num_players = 2: 2, 3 or 4." in run(["list", "jupiter_v0"])[1]
+    jupiter = run(["list", "jupiter_v0"])[1]
+    assert "num_probes = 6: probes per player (6 in the published game). Allowed: an " \
+        "integer 1..12." in jupiter  # fmt: skip
     code, _ = run(["list", "nope_v0"])
     assert code == 2 and "registered ids" in capsys.readouterr().err
+
+
+def test_list_env_gives_the_allowed_values_of_every_int_and_bool_parameter() -> None:
+    """Read from the config's own checks (``recording_allowed_values``), or written in the
+    parameter's description as a range."""
+    import dataclasses
+
+    import moon_envs
+
+    for env_id in moon_envs.list_envs():
+        out = run(["list", env_id])[1].split("Parameters (name = default: allowed values)")[1]
+        config = moon_envs.get_entry(env_id).env_class().game_class.config_class
+        for f in dataclasses.fields(config):
+            if str(f.type) not in ("int", "bool", "float"):
+                continue
+            line = re.search(rf"^  {f.name} = .*$", out, re.M).group(0)
+            assert "Allowed:" in line or re.search(r"\d\.\.\d", line), (env_id, line)
 
 
 def test_moonstar_planets_param_as_a_list() -> None:
