@@ -15,7 +15,10 @@ convention, a dict ``{"observations": Box(float32), "action_mask": Box(float32 0
 Rewards: an agent receives everything it earned since its last turn together with its
 next observation; when the game ends every agent in the episode gets its final
 observation, its outstanding reward and ``terminated=True`` (``"__all__": True``). So
-every seat gets its own reward, including the seats that did not make the last move.
+every seat gets its own reward, including the seats that did not make the last move and
+seats that never had a decision (RLlib keeps no episode for those). A game that the
+in-env opponents finish before any RLlib agent has a decision is not an episode:
+``reset`` deals a new game.
 
 Leagues (self-play): ``env_config["league"]`` lists the opponents an episode is drawn
 against (uniformly, with the env's seeded generator):
@@ -137,7 +140,6 @@ class MoonMultiAgentEnv(MultiAgentEnv):
         self._seat_ids: list[str | None] = [None] * self.num_seats
         self._zoo_agent: Any = None
         self._pending: dict[str, float] = {}
-        self._seen: set[str] = set()
         self.opponent: str | None = None
 
     # ---- league --------------------------------------------------------------------------
@@ -174,6 +176,24 @@ class MoonMultiAgentEnv(MultiAgentEnv):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        for _ in range(1000):
+            self._start_episode()
+            if self._seat_of_current() != TERMINAL:
+                break
+            # the in-env opponents finished the game before any RLlib agent had a decision
+            # (a short game, e.g. Moonstar with max_rounds=1): an episode without a decision
+            # teaches nothing and RLlib cannot step it, so deal a new game
+        else:
+            raise RuntimeError(
+                f"{self.env_id}: 1000 games in a row ended before any RLlib agent had a "
+                "decision; check the game's parameters (a longer game) and the league"
+            )
+        obs, _, _, _, infos = self._emit(paying=False)
+        return obs, infos
+
+    def _start_episode(self) -> None:
+        """A new game, an opponent drawn from the league, seats assigned, and the in-env
+        opponents' moves played until an RLlib agent is to move (or the game ends)."""
         self.aec.reset(seed=int(self._rng.integers(2**31)))
         self.opponent = self.league[int(self._rng.integers(len(self.league)))]
         if self.opponent == LEARNER:
@@ -197,10 +217,7 @@ class MoonMultiAgentEnv(MultiAgentEnv):
                         start_game(self._zoo_agent, self.aec.game, s)
         self.agents = [a for a in self._seat_ids if a is not None]
         self._pending = dict.fromkeys(self.agents, 0.0)
-        self._seen = set()
         self._play_hidden_seats()
-        obs, _, _, _, infos = self._emit()
-        return obs, infos
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if self.aec.game_state is None or self.aec.game_state.current_player() == TERMINAL:
@@ -252,7 +269,10 @@ class MoonMultiAgentEnv(MultiAgentEnv):
             "action_mask": np.asarray(raw["action_mask"], dtype=np.float32),
         }
 
-    def _emit(self) -> tuple[dict, dict, dict, dict, dict]:
+    def _emit(self, paying: bool = True) -> tuple[dict, dict, dict, dict, dict]:
+        """Observations for the agent to move (every agent at the end) and, unless this is
+        ``reset`` (which returns no rewards: they stay owed), the rewards each receiver
+        earned since it last got one."""
         state = self.aec.game_state
         if state.current_player() == TERMINAL:
             receivers = [(s, a) for s, a in enumerate(self._seat_ids) if a is not None]
@@ -265,10 +285,9 @@ class MoonMultiAgentEnv(MultiAgentEnv):
         for seat, agent_id in receivers:
             obs[agent_id] = self._observation(seat)
             infos[agent_id] = {"seat": seat, "opponent": self.opponent}
-            if agent_id in self._seen:
+            if paying:
                 rewards[agent_id] = self._pending[agent_id]
                 self._pending[agent_id] = 0.0
-            self._seen.add(agent_id)
         if done:
             scores = state.scores()
             winners = state.winners()

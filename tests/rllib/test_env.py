@@ -75,7 +75,6 @@ def test_the_end_of_a_game_reaches_every_seat():
     snapshot, mover, action = before_last
     env.reset(seed=0)
     env.aec.set_state(snapshot)  # the hand-built position: one move before the end
-    env._seen = set(env.agents)  # both seats have already played in this game
     obs, rewards, terms, _, infos = env.step({mover: action})
     winners = env.aec.game_state.winners()
     assert terms == {"player_0": True, "player_1": True, "__all__": True}
@@ -85,6 +84,61 @@ def test_the_end_of_a_game_reaches_every_seat():
         assert rewards[f"player_{seat}"] == expected
         assert infos[f"player_{seat}"]["won"] == (seat in winners)
         assert not obs[f"player_{seat}"]["action_mask"].any()
+
+
+def _short_moonstar(**config):
+    params = {"num_players": 3, "max_rounds": 1, "reward_mode": "win"}
+    return make("moonstar_v1", params=params, seed=1, **config)
+
+
+def test_a_seat_that_never_had_a_decision_still_gets_its_final_reward():
+    """Moonstar, 3 players, one round: some games end before one seat ever decides; that
+    seat's reward still arrives with the final observations, and every seat's rewards
+    add up to its return."""
+    env = _short_moonstar()
+    never = 0
+    for episode in range(40):
+        obs, _ = env.reset(seed=episode)
+        rng = np.random.default_rng(episode)
+        totals = dict.fromkeys(env.agents, 0.0)
+        acted = set()
+        done = False
+        while not done:
+            (agent,) = obs
+            acted.add(agent)
+            legal = np.flatnonzero(obs[agent]["action_mask"])
+            obs, rewards, terms, _, _ = env.step({agent: int(rng.choice(legal))})
+            for a, r in rewards.items():
+                totals[a] += r
+            done = terms["__all__"]
+        never += len(acted) < len(env.agents)
+        returns = env.aec.game_state.returns("win")
+        for seat, agent in enumerate(env.agents):
+            assert totals[agent] == pytest.approx(returns[seat]), (episode, agent)
+    assert never > 0, "no game ended before a seat decided; the test needs other seeds"
+
+
+def test_reset_never_hands_back_a_game_the_opponents_already_finished():
+    """With in-env opponents a one-round Moonstar game can end before the learner's seat
+    decides: reset deals a new game instead (RLlib could not step a finished one)."""
+    env = _short_moonstar(league=["random"])
+    starts = 0
+    original = env._start_episode
+
+    def counting():
+        nonlocal starts
+        starts += 1
+        original()
+
+    env._start_episode = counting
+    for episode in range(250):
+        obs, _ = env.reset(seed=episode)
+        assert not env.aec.game_state.is_terminal()
+        (agent,) = obs
+        assert obs[agent]["action_mask"].any()
+    assert starts > 250, "no game ended at reset; the test needs other seeds"
+    (agent,) = obs
+    env.step({agent: int(np.flatnonzero(obs[agent]["action_mask"])[0])})
 
 
 def test_illegal_actions_and_wrong_agents_raise():
