@@ -20,7 +20,8 @@ with ``opponents.self_play``, the learner itself on every seat.
 The run folder has the SB3 trainer's layout (:mod:`agents.train`): ``config.yaml``,
 ``versions.json`` (with ray), ``seed``, ``metrics.csv``/``metrics.json`` (one row per
 evaluation), ``summary.json``, ``learning_curve.png``, ``tb/`` (TensorBoard),
-``checkpoints/`` (RLlib algorithm checkpoints ``step_<N>/`` and snapshot weights
+``checkpoints/`` (RLlib algorithm checkpoints ``step_<N>/``, each with the learner as
+a ``model/`` directory that ``rllib:PATH`` loads, and snapshot weights
 ``snapshot_<N>/``) and ``model/``, the final weights (agent spec ``rllib:<run>/model``).
 Timesteps count the learner's own steps.
 """
@@ -94,23 +95,10 @@ def use_cluster_token() -> None:
 
 def build_algorithm(config: Any, league: list[str], slots: list[str]) -> Any:
     """The RLlib PPO ``Algorithm`` for ``config`` (masked modules, league mapping)."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-
     from agents.rllib.callbacks import LeagueMetricsCallback
-    from agents.rllib.env import LEARNER, MoonMultiAgentEnv, register_envs
-    from agents.rllib.league import policy_mapping_fn
-    from agents.rllib.module import masked_module_spec
+    from agents.rllib.ppo import masked_ppo_config
 
-    register_envs()
     a = config.algorithm
-    probe = MoonMultiAgentEnv({"env_id": config.env.id, "params": config.env.params})
-    specs = {
-        mid: masked_module_spec(
-            probe.single_observation_space, probe.single_action_space, a.net_arch, a.activation
-        )
-        for mid in [LEARNER, *slots]
-    }
     env_config = {
         "params": dict(config.env.params),
         "league": league,
@@ -118,9 +106,7 @@ def build_algorithm(config: Any, league: list[str], slots: list[str]) -> Any:
         "seed": config.seed,
     }
     ppo = (
-        PPOConfig()
-        .framework("torch")
-        .environment(env=config.env.id, env_config=env_config)
+        masked_ppo_config(config.env.id, env_config, a.net_arch, a.activation)
         .env_runners(
             num_env_runners=config.ray.num_env_runners,
             num_envs_per_env_runner=config.ray.num_envs_per_env_runner,
@@ -144,12 +130,6 @@ def build_algorithm(config: Any, league: list[str], slots: list[str]) -> Any:
             minibatch_size=a.minibatch_size,
             num_epochs=a.num_epochs,
         )
-        .multi_agent(
-            policies=set(specs),
-            policy_mapping_fn=policy_mapping_fn,
-            policies_to_train=[LEARNER],
-        )
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .callbacks(LeagueMetricsCallback)
         .debugging(seed=config.seed, log_level="ERROR")
     )
@@ -215,6 +195,18 @@ class _Run:
             module = self.algo.learner_group._learner.module[self.learner]
             path = self.run_dir / "checkpoints" / f"snapshot_{self.timesteps}"
             save_module(module, path, self.meta)
+
+    def checkpoint(self) -> Path:
+        """RLlib's algorithm checkpoint ``checkpoints/step_<N>/`` (to resume with RLlib) and,
+        inside it, the learner as a ``model/`` directory, so that ``rllib:PATH`` plays
+        the checkpoint without unpickling RLlib's files."""
+        from agents.rllib.agent import save_module
+
+        path = self.run_dir / "checkpoints" / f"step_{self.timesteps}"
+        self.algo.save_to_path(str(path.resolve()))
+        module = self.algo.learner_group._learner.module[self.learner]
+        save_module(module, path / "model", self.meta)
+        return path
 
     # -- results
     def absorb(self, result: dict[str, Any]) -> None:
@@ -322,7 +314,7 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
                 run.snapshot()
                 due["snap"] += every["snap"] * max(1, (t - due["snap"]) // every["snap"] + 1)
             if t >= due["ckpt"]:
-                algo.save_to_path(str((run_dir / "checkpoints" / f"step_{t}").resolve()))
+                run.checkpoint()
                 due["ckpt"] += every["ckpt"] * max(1, (t - due["ckpt"]) // every["ckpt"] + 1)
             if t >= due["eval"]:
                 row = run.evaluate()

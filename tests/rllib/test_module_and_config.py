@@ -106,3 +106,28 @@ def test_rllib_agent_spec_names_a_missing_model(tmp_path):
 def test_rllib_opponent_in_a_config_must_exist(tmp_path):
     with pytest.raises(ConfigError, match=r"opponents\.pool"):
         parse_config({"algorithm": "rllib-ppo", "opponents": {"pool": [f"rllib:{tmp_path}/x"]}})
+
+
+def test_masked_ppo_config_builds_and_trains_where_a_bare_ppo_config_cannot(ray_session):
+    """The docs' snippet: a PPOConfig for a moon-envs id with the masked module selected
+    trains an iteration on Moonstar (3 seats, one module); RLlib's default module fails."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    from agents.rllib.env import register_envs
+    from agents.rllib.ppo import masked_ppo_config
+
+    small = {"num_epochs": 1, "train_batch_size_per_learner": 128, "minibatch_size": 64}
+    env_config = {"params": {"num_players": 3, "max_rounds": 1}, "seed": 0}
+    config = masked_ppo_config("moonstar_v1", env_config, net_arch=(16,))
+    algo = config.env_runners(num_env_runners=0).training(**small).build_algo()
+    try:
+        result = algo.train()
+        assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 128
+        module = algo.get_module("learner")
+        assert isinstance(module, MaskedPPOTorchRLModule)
+    finally:
+        algo.stop()
+    register_envs()
+    bare = PPOConfig().environment("jupiter_v0").env_runners(num_env_runners=0)
+    with pytest.raises(Exception):  # RLlib's own error, whichever it raises
+        bare.training(**small).build_algo().stop()

@@ -46,7 +46,7 @@ def _check_run_folder(result, env_id, games_finish=True):
     assert summary["algorithm"] == "rllib-ppo" and summary["timesteps"] >= 150
     assert result.timesteps >= 150 and result.snapshots >= 1
     assert len(result.metrics) >= 2 and result.metrics[0]["timesteps"] == 0
-    if games_finish:  # Jupiter games last ~10 moves; a Moonstar game outlasts 150 steps
+    if games_finish:
         assert sum(row["train_episodes"] for row in result.metrics) > 0
     assert result.agent_spec == f"rllib:{result.model_path}"
     assert json.loads((run / "model" / "model.json").read_text())["env_id"] == env_id
@@ -60,6 +60,11 @@ def test_jupiter_run_writes_its_folder_and_plays_a_tournament(ray_session, tmp_p
     _check_run_folder(result, "jupiter_v0")
     table = tournament("jupiter_v0", [result.agent_spec, "random"], games=4, seed=0)
     assert len(table.games) == 4 and result.agent_spec in table.agents
+    # an RLlib algorithm checkpoint plays as rllib:PATH too (its model/ directory)
+    step = next(p for p in (result.run_dir / "checkpoints").iterdir() if p.name.startswith("step_"))
+    assert (step / "model" / "model.json").is_file()
+    table = tournament("jupiter_v0", [f"rllib:{step}", "random"], games=2, seed=0)
+    assert len(table.games) == 2
 
 
 def test_moonstar_three_players_with_self_play(ray_session, tmp_path):
@@ -67,7 +72,13 @@ def test_moonstar_three_players_with_self_play(ray_session, tmp_path):
         "name": "moonstar_rllib_tiny",
         "env": {
             "id": "moonstar_v1",
-            "params": {"game": 1, "num_players": 3, "reward_mode": "score", "solver_info": False},
+            "params": {
+                "game": 1,
+                "num_players": 3,
+                "reward_mode": "score",
+                "solver_info": False,
+                "max_rounds": 1,  # games end within the tiny budget: end rewards reach RLlib
+            },
         },
         "algorithm": {"name": "rllib-ppo"},
         "opponents": {"pool": ["random"], "self_play": True},
@@ -77,4 +88,4 @@ def test_moonstar_three_players_with_self_play(ray_session, tmp_path):
     path = tmp_path / "moonstar_rllib.yaml"
     path.write_text(yaml.safe_dump(data))
     result = train(load_config(path, TINY))
-    _check_run_folder(result, "moonstar_v1", games_finish=False)
+    _check_run_folder(result, "moonstar_v1")
