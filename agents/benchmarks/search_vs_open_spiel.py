@@ -35,7 +35,8 @@ from moon_envs.core.view import AgentView
 
 DEFAULT_CASES = [
     ("jupiter_v0", {}, 50, 200),
-    ("moonstar_v1", {"game": "1", "num_players": 3, "max_rounds": 1}, 20, 30),
+    ("moonstar_v1", {"game": 1, "num_players": 3, "max_rounds": 1}, 20, 150),
+    ("moon_harvesters_v0", {}, 20, 20),
 ]
 
 
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.env:
         params = dict(kv.split("=", 1) for kv in args.param)
-        cases = [(args.env, _typed(params), args.simulations, args.games)]
+        cases = [(args.env, params, args.simulations, args.games)]  # typed by load_game
     else:
         cases = DEFAULT_CASES
     print(
@@ -142,17 +143,6 @@ def main(argv: list[str] | None = None) -> int:
 def _fmt(side: Side) -> str:
     w, lo, hi = side.win_rate()
     return f"{w:.3f} [{lo:.3f}, {hi:.3f}]"
-
-
-def _typed(params: dict[str, str]) -> dict[str, Any]:
-    """``--param`` values: ints stay strings only for fields OpenSpiel takes as strings."""
-    out: dict[str, Any] = {}
-    for k, v in params.items():
-        try:
-            out[k] = int(v)
-        except ValueError:
-            out[k] = {"true": True, "false": False}.get(v.lower(), v)
-    return out
 
 
 if __name__ == "__main__":

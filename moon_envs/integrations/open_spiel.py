@@ -23,10 +23,15 @@ Mapping:
   ``GameSpec.hidden_information`` says.
 * **Game info**: ``num_distinct_actions = num_actions``, ``max_chance_outcomes`` (chance
   outcomes keep their own ids, as in OpenSpiel), players, utility bounds, game length.
-* **Parameters**: every field of the game's config dataclass whose default is an int,
-  float, bool or str, under its own name and type; a field whose default is ``None`` or
-  a tuple takes a string: ``""`` for the default, else the value as JSON (a list for a
-  tuple). The registry entry's presets apply first, as in ``moon_envs.make``.
+* **Parameters**: every field of the game's config dataclass, under its own name, typed
+  so that a game string (``str(game)``, ``game.serialize()``) loads back: a field whose
+  default is an int, float, bool or str keeps that type; ``int | None`` and
+  ``bool | None`` fields are ints, ``-1`` meaning the default (``game=3``,
+  ``side_bets=1``); ``str | None`` fields are strings, ``""`` meaning the default; tuple
+  fields are strings, ``""`` for the default, else JSON or, since commas separate a game
+  string's parameters, the items separated by ``;`` (``planets=3;5;8``). The registry
+  entry's presets apply first, as in ``moon_envs.make``. :func:`spiel_params` turns
+  Python values (``None``, lists, bools) or command-line strings into these.
 * **Observer**: the observation tensor is ``State.observation(player)`` and the
   observation string ``State.to_string(player)`` (what that seat may know). Information
   states (perfect recall) are given for perfect-information games through OpenSpiel's
@@ -46,6 +51,7 @@ import pyspiel
 
 import moon_envs
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
+from moon_envs.core.snapshot import quote
 
 PREFIX = "moon_envs_"
 _SCALARS = (bool, int, float, str)
@@ -56,38 +62,115 @@ def short_name(env_id: str) -> str:
     return PREFIX + env_id
 
 
+def _kind(f: dataclasses.Field) -> str:
+    """How a config field travels as an OpenSpiel parameter (module docstring)."""
+    if isinstance(f.default, _SCALARS):
+        return "scalar"
+    annotation = str(f.type).replace(" ", "")
+    if annotation in ("int|None", "bool|None"):
+        return "int_or_none"
+    if annotation == "str|None":
+        return "str_or_none"
+    return "encoded"
+
+
+def _config_fields(env_id: str) -> list[dataclasses.Field]:
+    game_cls = moon_envs.get_entry(env_id).env_class().game_class
+    return [
+        f for f in dataclasses.fields(game_cls.config_class) if f.default is not dataclasses.MISSING
+    ]
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"duplicate key {quote(next(k for k in keys if keys.count(k) > 1))}")
+    return dict(pairs)
+
+
+def _decode(name: str, value: str) -> Any:
+    allowed = "allowed: '' (the default), JSON, or the items separated by ';'"
+    if len(value) > 10_000:
+        raise ConfigError(f"{name}: a value of {len(value):,} characters; {allowed} (short)")
+    try:
+        if ";" in value and not value.lstrip().startswith(("[", "{")):
+            items = [item for item in value.split(";") if item.strip()]
+            return tuple(json.loads(item, object_pairs_hook=_no_duplicate_keys) for item in items)
+        decoded = json.loads(value, object_pairs_hook=_no_duplicate_keys)
+    except (ValueError, RecursionError) as err:  # bad JSON, huge ints, deep nesting
+        reason = "nested too deeply" if isinstance(err, RecursionError) else quote(str(err), 80)
+        raise ConfigError(f"{name}={quote(value)} is not allowed ({reason}); {allowed}") from None
+    return tuple(decoded) if isinstance(decoded, list) else decoded
+
+
 def _moon_game(env_id: str, params: dict[str, Any]) -> Game:
     """Our rules engine for ``env_id`` with OpenSpiel ``params`` decoded."""
     entry = moon_envs.get_entry(env_id)
-    game_cls = entry.env_class().game_class
     kwargs = dict(entry.defaults)
-    for f in dataclasses.fields(game_cls.config_class):
+    for f in _config_fields(env_id):
         if f.name not in params:
             continue
-        value = params[f.name]
-        if isinstance(f.default, _SCALARS):
+        value, kind = params[f.name], _kind(f)
+        if kind == "scalar":
             kwargs[f.name] = value
+        elif kind == "int_or_none":
+            if value != -1:
+                kwargs[f.name] = bool(value) if "bool" in str(f.type) else value
         elif value != "":
-            try:
-                decoded = json.loads(value)
-            except json.JSONDecodeError:
-                raise ConfigError(
-                    f"{f.name}={value!r} is not allowed; allowed: JSON or ''"
-                ) from None
-            kwargs[f.name] = tuple(decoded) if isinstance(decoded, list) else decoded
-    return game_cls(**kwargs)
+            kwargs[f.name] = value if kind == "str_or_none" else _decode(f.name, value)
+    return entry.env_class().game_class(**kwargs)
 
 
 def _parameter_spec(env_id: str) -> dict[str, Any]:
-    entry = moon_envs.get_entry(env_id)
-    game_cls = entry.env_class().game_class
-    spec: dict[str, Any] = {}
-    for f in dataclasses.fields(game_cls.config_class):
-        default = f.default
-        if default is dataclasses.MISSING:
+    defaults = {"scalar": None, "int_or_none": -1, "str_or_none": "", "encoded": ""}
+    return {
+        f.name: f.default if _kind(f) == "scalar" else defaults[_kind(f)]
+        for f in _config_fields(env_id)
+    }
+
+
+def spiel_params(env_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` as OpenSpiel parameters of ``env_id``'s game: Python values (``None``,
+    bools, lists, mappings) or strings from a command line (``"3"``, ``"true"``,
+    ``"[3,5,8]"``) become the types the game declares (module docstring)."""
+    fields = {f.name: f for f in _config_fields(env_id)}
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        f = fields.get(name)
+        if f is None:
+            out[name] = value  # OpenSpiel names the unknown parameter
             continue
-        spec[f.name] = default if isinstance(default, _SCALARS) else ""
-    return spec
+        kind = _kind(f)
+        if isinstance(value, str) and not (kind == "scalar" and isinstance(f.default, str)):
+            if kind in ("str_or_none", "encoded"):
+                out[name] = value
+                continue
+            text = value.strip().lower()
+            value = {"true": True, "false": False, "none": None}.get(text, value)
+            if isinstance(value, str):
+                value = float(value) if isinstance(f.default, float) else int(value)
+        if kind == "scalar":
+            out[name] = type(f.default)(value) if not isinstance(f.default, str) else value
+        elif kind == "int_or_none":
+            out[name] = -1 if value is None else int(value)
+        elif kind == "str_or_none":
+            out[name] = "" if value is None else str(value)
+        else:
+            out[name] = "" if value is None else _encode(value)
+    return out
+
+
+def _encode(value: Any) -> str:
+    """A tuple field's value as a string a game string keeps: flat lists of numbers,
+    bools and plain words as ``a;b;c`` (one item: ``a;``), anything else as JSON."""
+    items = list(value) if isinstance(value, (list, tuple)) else None
+    if items and all(
+        isinstance(x, (bool, int, float)) or (isinstance(x, str) and x.isidentifier())
+        for x in items
+    ):
+        text = ";".join(json.dumps(x) for x in items)
+        return text + ";" if len(items) == 1 else text
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _zero_sum(game: Game) -> bool:
@@ -240,9 +323,10 @@ def register_all() -> dict[str, str]:
 
 
 def load_game(env_id: str, **params: Any) -> Any:
-    """The OpenSpiel game of ``env_id`` with game ``params`` (see the parameter mapping)."""
+    """The OpenSpiel game of ``env_id`` with game ``params``, Python values or strings
+    (``load_game("moonstar_v1", game=3, planets=[3, 5, 8])``; see :func:`spiel_params`)."""
     register_all()
     if env_id not in _REGISTERED:
         moon_envs.get_entry(env_id)  # an unknown id lists the valid ones
         raise ConfigError(f"{env_id} is not available in this install")
-    return pyspiel.load_game(short_name(env_id), params)
+    return pyspiel.load_game(short_name(env_id), spiel_params(env_id, params))

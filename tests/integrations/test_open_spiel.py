@@ -13,8 +13,9 @@ from moon_envs.integrations.open_spiel import load_game, register_all  # noqa: E
 # per env id: parameter sets to test (presets and variants); others get the defaults
 VARIANTS = {
     "jupiter_v0": [{}, {"num_players": 4, "black_moons": True}, {"expanding_universe": True}],
-    "moonstar_v1": [{"game": str(n), "max_rounds": 1} for n in range(1, 13)],
-    "moon_harvesters_v0": [{}, {"num_players": 3}],
+    "moonstar_v1": [{"game": n, "max_rounds": 1} for n in range(1, 13)]
+    + [{"game": "5", "planets": [3, 5, 8], "max_rounds": 1}],
+    "moon_harvesters_v0": [{}, {"num_players": 3}, {"shapes": ["L", "X"], "rows": 10, "cols": 10}],
     "star_master_v0": [
         {"num_players": n, "memory": m, **v}
         for n, m, v in [
@@ -33,7 +34,38 @@ CASES = [(e, p) for e in moon_envs.list_envs() for p in VARIANTS.get(e, [{}])]
 @pytest.mark.parametrize("env_id, params", CASES, ids=[f"{e}-{p}" for e, p in CASES])
 def test_random_sim_test(env_id, params):
     game = load_game(env_id, **params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # the game string loads back to the same rules (parameters typed to survive it)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert again.new_initial_state().moon_state.game.config == game.moon_game.config
+
+
+def test_python_values_and_command_line_strings_become_the_declared_types():
+    from moon_envs.integrations.open_spiel import spiel_params
+
+    typed = spiel_params(
+        "moonstar_v1",
+        {"game": "3", "side_bets": True, "max_rounds": "2", "planets": [3, 5, 8],
+         "move_budget": None, "count_rule": "equal", "dealer_menu": [1, {"scoring": "squares"}]},
+    )  # fmt: skip
+    assert typed == {
+        "game": 3, "side_bets": 1, "max_rounds": 2, "planets": "3;5;8", "move_budget": -1,
+        "count_rule": "equal", "dealer_menu": '[1,{"scoring":"squares"}]',
+    }  # fmt: skip
+    game = load_game("moonstar_v1", game=12, dealer_menu=[1, {"scoring": "squares"}])
+    assert dict(game.moon_game.config.dealer_menu[1]) == {"scoring": "squares"}
+    with pytest.raises(moon_envs.ConfigError, match="planets="):
+        load_game("moonstar_v1", planets="3 5 8")
+    for bad, message in [
+        ("9" * 5000, "planets=.* is not allowed"),
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        ("zz" + "x" * 100_000, "a value of 100,002 characters"),
+        ('{"a": 1, "a": 2}', "duplicate key 'a'"),
+    ]:
+        with pytest.raises(moon_envs.ConfigError, match=message) as err:
+            pyspiel.load_game("moon_envs_moonstar_v1", {"planets": bad})
+        assert len(str(err.value)) < 400
 
 
 def test_every_env_is_registered_and_types_follow_the_spec():
@@ -89,4 +121,4 @@ def test_benchmark_refuses_hidden_information_variants():
     from agents.benchmarks.search_vs_open_spiel import play_case
 
     with pytest.raises(ValueError, match="hides information"):
-        play_case("moonstar_v1", {"game": "11", "max_rounds": 1}, 2, 1, 1.4, 0)
+        play_case("moonstar_v1", {"game": 11, "max_rounds": 1}, 2, 1, 1.4, 0)
