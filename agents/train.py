@@ -117,14 +117,15 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
             update={"output": config.output.model_copy(update={"progress_bar": progress})}
         )
 
+    seed_everything(config.seed, config.torch_threads)
+    game = config.env.game_name()
+    # the envs and the opponents first: a refused opponent (say, an unsafe checkpoint)
+    # stops the run before its folder is written
+    vec_env, fixed = build_vec_env(config, game)
     run_dir = make_run_dir(config)
     save_config(config, run_dir / "config.yaml")
     (run_dir / "versions.json").write_text(json.dumps(package_versions(), indent=2))
     (run_dir / "seed").write_text(f"{config.seed}\n")
-
-    seed_everything(config.seed, config.torch_threads)
-    game = config.env.game_name()
-    vec_env, fixed = build_vec_env(config, game)
     tb_dir = run_dir / "tb" if config.output.tensorboard else None
     model = build_model(config, vec_env, tb_dir)
     callback = _make_callback_class()(config, run_dir, fixed)

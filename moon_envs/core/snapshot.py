@@ -9,8 +9,8 @@ not strings).
 
 Snapshots may come from files or other programs, so decoding checks everything before
 anything is built: only JSON values (finite numbers: no NaN or infinity, which strict JSON
-lacks), at most :data:`MAX_VALUES` values and
-:data:`MAX_DEPTH` levels of nesting, arrays only of the numeric dtypes in
+lacks), at most :data:`MAX_VALUES` values, strings of at most :data:`MAX_STRING`
+characters and :data:`MAX_DEPTH` levels of nesting, arrays only of the numeric dtypes in
 :data:`ARRAY_DTYPES` whose data matches their declared shape. Every problem is a
 :class:`ConfigError` naming the field; quoted values are cut to :data:`MAX_QUOTE` characters.
 """
@@ -30,6 +30,8 @@ MAX_VALUES = 1_000_000
 """Most values (list items, mapping entries, array elements) one snapshot may hold."""
 MAX_DEPTH = 32
 """Deepest nesting of lists and mappings in a snapshot."""
+MAX_STRING = 10_000
+"""Longest string in a snapshot (move names, text fields, info values)."""
 MAX_QUOTE = 80
 """Longest quoted value in an error message (longer ones are cut with ``...``)."""
 ARRAY_DTYPES = frozenset(
@@ -133,6 +135,10 @@ class _Decoder:
                 raise ConfigError(f"{field}={v} is not allowed; snapshot numbers are finite")
             return float(v)
         if isinstance(v, str):
+            if len(v) > MAX_STRING:
+                raise ConfigError(
+                    f"{field}: a string of {len(v):,} characters; allowed: at most {MAX_STRING:,}"
+                )
             self.spend(len(v) // 64, field)
             return v
         if isinstance(v, list):

@@ -288,6 +288,8 @@ def load_cards(path: str | None = None) -> CardSet:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ConfigError(f"cards={shown} is not valid JSON: {quote(str(err), 120)}") from None
+    except ValueError as err:  # e.g. an integer of more digits than Python converts
+        raise ConfigError(f"cards={shown} is not valid JSON: {quote(str(err), 120)}") from None
     except RecursionError:
         raise ConfigError(
             f"cards={shown}: nested too deeply (at most {MAX_DEPTH} levels)"

@@ -170,7 +170,7 @@ def test_a_crafted_checkpoint_in_the_opponent_pool_is_refused_before_training(sa
     with pytest.raises(ConfigError, match=r"without unpickling.*trusted files only"):
         train(load_config(config))
     assert not marker.exists()
-    assert not list((tmp_path / "runs").glob("*/checkpoints/*.zip"))  # no training happened
+    assert not (tmp_path / "runs").exists()  # refused before the run folder was written
 
 
 # ---- rllib:PATH model directories ---------------------------------------------------------------

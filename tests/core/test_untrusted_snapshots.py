@@ -150,6 +150,13 @@ def test_oversized_arrays_are_refused_quickly():
     snapshot = _json(env.get_state())
     snapshot["infos"]["player_0"] = {"log": list(range(2_000_000))}
     _refused(env, snapshot, "too large")
+    snapshot = _json(env.get_state())
+    snapshot["infos"]["player_0"] = {"k": "Y" * 20_000}
+    _refused(env, snapshot, r"infos\.player_0\.k: a string of 20,000 characters")
+    moonstar = _played("moonstar_v1", seed=2, moves=4)
+    snapshot = _json(moonstar.get_state())
+    snapshot["state"]["state"]["last_action"] = "Z" * 5_000_000
+    _refused(moonstar, snapshot, "last_action: a string of 5,000,000 characters; allowed")
 
 
 def test_deep_nesting_and_foreign_objects_are_refused():

@@ -127,11 +127,14 @@ def test_bad_card_files_of_every_kind_are_short_config_errors(tmp_path):
     deep.write_text("[" * 100_000 + "]" * 100_000)
     big = tmp_path / "big.json"
     big.write_text(" " * (2 << 20))
+    digits = tmp_path / "digits.json"
+    digits.write_text('{"schema": ' + "9" * 5000 + "}")
     cases = [
         (str(tmp_path), "not a file"),
         (str(latin1), "not UTF-8"),
         (str(deep), "nested too deeply"),
         (str(big), "larger than"),
+        (str(digits), "not valid JSON"),
         ("x" * 100_000, "cannot be read|no such card file"),
         ("bad\0name.json", "cannot be read|no such card file"),
     ]
