@@ -69,7 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play one game between agents (or against them)")
     pl.add_argument("env", help="env id, e.g. jupiter_v0")
     pl.add_argument(
-        "--agents", nargs="+", metavar="SPEC", help="random, greedy, ppo:PATH, ... (one per seat)"
+        "--agents",
+        nargs="+",
+        metavar="SPEC",
+        help="random, greedy, mcts:..., ppo:PATH, rllib:PATH, ... (one per seat)",
     )
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument(

@@ -29,7 +29,9 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             f"obs={spec.observation_shape}",
             file=out,
         )
-        print(f"{'':<20} agents: {', '.join(agent_names(spec.name))}, ppo:PATH", file=out)
+        print(
+            f"{'':<20} agents: {', '.join(agent_names(spec.name))}, ppo:PATH, rllib:PATH", file=out
+        )
         if args.params:
             print(f"{'':<20} params: {', '.join(moon_envs.valid_params(env_id))}", file=out)
     return 0

@@ -84,36 +84,45 @@ def moon_move(state: Any, text: str) -> int | None:
     moon, by, value, face_given, direction_words = parts
     g = state.game
     k = _direction(state, direction_words)
+    dice = [int(f) for f in state.dice[: g.max_dice]]
+    moves = [a for a in _legal(state) if a >= g.a_move]
+
+    def near(wanted_face: int | None = None) -> list[str]:
+        """Legal moves of this moon first, then those with the face asked for, then any."""
+        of_moon = [a for a in moves if g.decode_move(a)[0] == moon]
+        of_face = [a for a in moves if dice[g.decode_move(a)[1]] == wanted_face]
+        ranked = list(dict.fromkeys([*of_moon, *of_face, *moves]))
+        return _named(state, ranked)
+
     on_board = [m for m in range(g.max_moons) if state.moon_star[m] >= 0]
     if moon not in on_board:
-        raise MoveError(f"there is no moon {moon}; moons on the board: {on_board}")
+        raise MoveError(f"there is no moon {moon}; moons on the board: {on_board}", near(value))
     if state.moon_moved[moon]:
-        raise MoveError(f"moon {moon} has already moved this round")
-    dice = [int(f) for f in state.dice[: g.max_dice]]
+        raise MoveError(f"moon {moon} has already moved this round", near(value))
     unused = [f for d, f in enumerate(dice) if f and not state.die_used[d]]
     if by == "die":
         if not 0 <= value < len(dice) or not dice[value]:
             shown = ", ".join(f"die {d} (face {f})" for d, f in enumerate(dice) if f)
-            raise MoveError(f"there is no die {value}; the dice: {shown}")
+            raise MoveError(f"there is no die {value}; the dice: {shown}", near())
         if state.die_used[value]:
-            raise MoveError(f"die {value} (face {dice[value]}) is already used")
+            raise MoveError(f"die {value} (face {dice[value]}) is already used", near())
         face = dice[value]
         if face_given is not None and face_given != face:
-            raise MoveError(f"die {value} shows {face}, not {face_given}")
+            raise MoveError(f"die {value} shows {face}, not {face_given}", near(face_given))
     else:
         face = value
         if face not in unused:
-            raise MoveError(f"no unused die shows {face}; unused faces: {sorted(set(unused))}")
+            raise MoveError(
+                f"no unused die shows {face}; unused faces: {sorted(set(unused))}", near()
+            )
     fits = [
         a
-        for a in _legal(state)
-        if a >= g.a_move
-        and (lambda m, d, kk: m == moon and kk == k and dice[d] == face)(*g.decode_move(a))
+        for a in moves
+        if (lambda m, d, kk: m == moon and kk == k and dice[d] == face)(*g.decode_move(a))
     ]
     if fits:
         return fits[0]  # dice of one face move alike: the rules offer the first unused one
-    of_moon = [a for a in _legal(state) if a >= g.a_move and g.decode_move(a)[0] == moon]
-    raise MoveError(f"{text.strip()!r} is not a legal move here", _named(state, of_moon))
+    raise MoveError(f"{text.strip()!r} is not a legal move here", near(face))
 
 
 def bid(state: Any, text: str) -> int | None:

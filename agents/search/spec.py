@@ -18,9 +18,11 @@ reward          ``win`` (``State.returns("win")``) or ``score`` (scores centred 
 widening        progressive widening, ``0 < w <= 1``: a node visited N times has at
                 most ``ceil(N ** w)`` children (at least one); none: plain UCT, every
                 move tried once before any twice (none)
-horizon         a rollout stops after this many player moves, ``1..10**9``, and is valued
-                by the scores at that point (centred and scaled as for ``score``);
-                none: rollouts play to the end (none)
+horizon         a rollout stops after this many player moves, ``1..10**9`` (or at the
+                end, if sooner), and is valued by each seat's score gain since the
+                searched position, centred on the seats' mean gain (``reward`` is then
+                not used); UCT divides values by the largest gain seen; none: rollouts
+                play to the end (none)
 ==============  =========================================================================
 
 Bad fields or values raise :class:`~moon_envs.core.game.ConfigError` naming the field

@@ -64,8 +64,13 @@ def test_illegal_typed_moves_say_why() -> None:
         "moon 0 die 0 cw x2": r"not a direction this round \(movement exact\); allowed: cw, ccw",
     }
     for text, reason in cases.items():
-        with pytest.raises(MoveError, match=reason):
+        with pytest.raises(MoveError, match=reason) as err:
             _typed(state, text)
+        if "direction" not in reason:  # every wrong moon move lists nearby legal moves
+            assert err.value.suggestions and all(": moon " in m for m in err.value.suggestions)
+    with pytest.raises(MoveError) as err:
+        _typed(state, "moon 0 face 2 cw")
+    assert err.value.suggestions[0].split(": ")[1].startswith("moon 0 ")  # that moon first
     moved = state.clone()
     moved.apply_action(_typed(state, "moon 0 die 4 cw"))
     assert _in_play(moved)
