@@ -206,8 +206,11 @@ PLAY_CASES = [
 def test_never_an_illegal_action(env_id, params):
     """Whole games with plain UCT, and with widening, a horizon and score rewards."""
     wide = "mcts:simulations=4,widening=0.5,horizon=5,reward=score"
-    for seed in range(4):
-        _play(env_id, ["mcts:simulations=3", wide if seed % 2 else "random"], seed, **params)
+    moves = 0
+    for seed in range(12):
+        specs = ["mcts:simulations=3", wide if seed % 2 else "random"]
+        moves += len(_play(env_id, specs, seed, **params))
+    assert moves >= 12 * 10  # whole games, not a few moves
 
 
 def test_same_seed_same_moves():
