@@ -35,8 +35,8 @@ from moon_envs.core.view import AgentView
 
 DEFAULT_CASES = [
     ("jupiter_v0", {}, 50, 200),
-    ("moonstar_v1", {"game": 1, "num_players": 3, "max_rounds": 1}, 20, 150),
-    ("moon_harvesters_v0", {}, 20, 20),
+    ("moonstar_v1", {"game": 1, "num_players": 3, "max_rounds": 1}, 20, 300),
+    ("moon_harvesters_v0", {}, 20, 100),
 ]
 
 
