@@ -1,11 +1,13 @@
 """Self-contained HTML replay: an SVG board per step, a step slider and the move list.
 
-The page needs no network: every step's picture is inlined in its SVG as a PNG data URI
-beneath SVG text (the step's move, wrapped so that none is clipped, the scores and who is
-to move), with the spectator's text view of the position under it and the move list
-beside it, the current move kept in view. Keys: left/right arrows step, Home/End jump.
-Opening the page with ``#step=N`` shows step ``N`` (``#step=N&next`` or ``&prev`` then
-presses that button, as a test in a headless browser does).
+The page needs no network. Every step's board is drawn in SVG: the game's picture
+recorded as vector shapes and text by :mod:`moon_envs.core.svg_record` (a PNG data URI
+only for a picture given without its SVG), beneath SVG text (the step's move, wrapped so
+that none is clipped, the scores and who is to move), with the spectator's text view of
+the position under it and the move list beside it, the current move kept in view. Keys:
+left/right arrows step, Home/End jump. Opening the page with ``#step=N`` shows step
+``N`` (``#step=N&next`` or ``&prev`` then presses that button, as a test in a headless
+browser does).
 """
 
 from __future__ import annotations
@@ -136,7 +138,9 @@ def step_svg(step: Any, index: int, player_names: Sequence[str]) -> str:
     for line in status:
         y += LINE
         parts.append(f'<text x="6" y="{y}" fill="#b4b8dc" font-size="12">{esc(line)}</text>')
-    if step.frame is not None:
+    if step.board_svg is not None:  # the board as vector shapes and text, below the header
+        parts.append(step.board_svg.replace("<svg ", f'<svg x="0" y="{header}" class="board" ', 1))
+    elif step.frame is not None:
         data = base64.b64encode(encode_png(step.frame)).decode("ascii")
         parts.append(
             f'<image x="0" y="{header}" width="{step.frame.shape[1]}" '

@@ -20,6 +20,8 @@ class Step:
     caption: str
     scores: list[float]
     to_move: int
+    board_svg: str | None = None
+    """The same picture as ``frame``, as an SVG document (vector shapes and text)."""
 
 
 def frame_of(env: Any, state: State) -> np.ndarray | None:
@@ -29,13 +31,19 @@ def frame_of(env: Any, state: State) -> np.ndarray | None:
 
 
 def snapshot(env: Any, state: State, caption: str) -> Step:
-    """A :class:`Step` for ``state`` as a spectator sees it."""
+    """A :class:`Step` for ``state`` as a spectator sees it (the picture both as pixels,
+    for GIFs, and as SVG, for HTML replays)."""
+    from moon_envs.core.svg_record import picture_and_svg
+
+    renderer = type(env).rgb_renderer
+    frame, board = picture_and_svg(renderer, state) if renderer is not None else (None, None)
     return Step(
-        frame=frame_of(env, state),
+        frame=frame,
         text=state.to_string(None),
         caption=caption,
         scores=[float(x) for x in state.scores()],
         to_move=int(state.current_player()),
+        board_svg=board,
     )
 
 

@@ -1,11 +1,15 @@
 """Tiny numpy raster helpers for ``rgb_array`` renders (no Pillow or pygame needed).
 
-All functions draw in place on an ``H x W x 3`` uint8 canvas and clip at its edges.
+All functions draw in place on an ``H x W x 3`` uint8 canvas and clip at its edges; inside
+:func:`moon_envs.core.svg_record.recording` they also record SVG elements, so every
+picture has a vector copy.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from moon_envs.core import svg_record
 
 Color = tuple[int, int, int]
 
@@ -48,13 +52,30 @@ _FONT = {
 def canvas(height: int, width: int, color: Color = BACKGROUND) -> np.ndarray:
     img = np.empty((height, width, 3), dtype=np.uint8)
     img[:] = color
+    if svg_record.active():
+        svg_record.emit(svg_record.rect_element(0, 0, height, width, color))
     return img
 
 
 def rect(img: np.ndarray, y0: int, x0: int, y1: int, x1: int, color: Color) -> None:
     """Fill the rectangle ``[y0, y1) x [x0, x1)``."""
     h, w = img.shape[:2]
-    img[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)] = color
+    y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
+    img[y0:y1, x0:x1] = color
+    if y0 < y1 and x0 < x1 and svg_record.active():
+        svg_record.emit(svg_record.rect_element(y0, x0, y1, x1, color))
+
+
+def dim(img: np.ndarray, y0: int, x0: int, y1: int, x1: int, factor: int = 3) -> None:
+    """Darken the rectangle ``[y0, y1) x [x0, x1)`` to ``1 / factor`` of its brightness."""
+    h, w = img.shape[:2]
+    y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
+    img[y0:y1, x0:x1] //= factor
+    if y0 < y1 and x0 < x1 and svg_record.active():
+        svg_record.emit(
+            f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="#000" '
+            f'fill-opacity="{1 - 1 / factor:.3f}"/>'
+        )
 
 
 def frame(img: np.ndarray, y0: int, x0: int, y1: int, x1: int, color: Color, t: int = 1) -> None:
@@ -75,20 +96,38 @@ def disc(img: np.ndarray, cy: float, cx: float, r: float, color: Color) -> None:
     yy, xx = np.ogrid[y0:y1, x0:x1]
     inside = (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
     img[y0:y1, x0:x1][inside] = color
+    if svg_record.active():
+        svg_record.emit(
+            f'<circle cx="{cx + 0.5:g}" cy="{cy + 0.5:g}" r="{r + 0.5:g}" '
+            f'fill="{svg_record.colour(color)}"/>'
+        )
 
 
 def text(img: np.ndarray, y: int, x: int, s: str, color: Color = INK, scale: int = 2) -> None:
     """Draw ``s`` (digits and ``-+x:/.`` ) with the 3x5 font, top-left at ``(y, x)``."""
-    for i, ch in enumerate(s):
-        bits = _FONT.get(ch)
-        if bits is None:
-            continue
-        for k, b in enumerate(bits):
-            if b == "1":
-                r, c = divmod(k, 3)
-                yy = y + r * scale
-                xx = x + (i * 4 + c) * scale
-                rect(img, yy, xx, yy + scale, xx + scale, color)
+    _glyphs(img, y, x, s, color, scale, _FONT)
+
+
+def _glyphs(
+    img: np.ndarray, y: int, x: int, s: str, color: Color, scale: int, font: dict[str, str]
+) -> None:
+    """``s`` in the 3x5 pixel ``font`` (unknown characters left blank); recorded as one
+    SVG text, not as its pixels."""
+    if svg_record.active():
+        shown = "".join(ch if ch in font else " " for ch in s)
+        if shown.strip():
+            svg_record.emit(svg_record.text_element(y, x, shown, color, scale))
+    with svg_record.muted():
+        for i, ch in enumerate(s):
+            bits = font.get(ch)
+            if bits is None:
+                continue
+            for k, b in enumerate(bits):
+                if b == "1":
+                    r, c = divmod(k, 3)
+                    yy = y + r * scale
+                    xx = x + (i * 4 + c) * scale
+                    rect(img, yy, xx, yy + scale, xx + scale, color)
 
 
 def pips(img: np.ndarray, y0: int, x0: int, size: int, value: int, color: Color) -> None:
@@ -174,16 +213,7 @@ def label(
     if max_width is not None and label_width(s, scale) > max_width:
         keep = max(0, (max_width + scale) // (4 * scale) - 2)
         s = s[:keep] + ".."
-    for i, ch in enumerate(s):
-        bits = _LABEL_FONT.get(ch)
-        if bits is None:
-            continue
-        for k, b in enumerate(bits):
-            if b == "1":
-                r, c = divmod(k, 3)
-                yy = y + r * scale
-                xx = x + (i * 4 + c) * scale
-                rect(img, yy, xx, yy + scale, xx + scale, color)
+    _glyphs(img, y, x, s, color, scale, _LABEL_FONT)
 
 
 def player_rows(

@@ -89,7 +89,7 @@ def render_rgb(state: MoonstarState, seat: int | None = None) -> np.ndarray:
             x0 = 8 + d * (DIE + 6)
             draw.pips(img, y0, x0, DIE, face, (20, 20, 20))
             if state.die_used[d]:
-                img[y0 : y0 + DIE, x0 : x0 + DIE] //= 3
+                draw.dim(img, y0, x0, y0 + DIE, x0 + DIE)
             _centered(img, y0 + DIE + 8, x0 + DIE / 2, str(d), (150, 150, 170))
     top = SIZE + DIE + INDEX + 12
     notes = []

@@ -68,7 +68,9 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
         assert im.n_frames == len(moves) + 1  # the start and one frame per move
     text = page.read_text()
     assert text.count('<div class="step"') == len(moves) + 1
-    assert text.count("<svg ") == len(moves) + 1
+    assert text.count('role="img"') == len(moves) + 1  # one SVG per step
+    # each holds the board as vector shapes and text, no raster picture
+    assert text.count('class="board"') == len(moves) + 1 and "data:image/png" not in text
     assert 'type="range"' in text and f'max="{len(moves)}"' in text
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in text and "<link" not in text and "src=" not in text
@@ -77,7 +79,7 @@ def test_play_writes_gif_and_html_replay(tmp_path: Path, env_id: str) -> None:
     for line in moves[:5]:  # the move list holds every move as it was announced
         assert f"<li>{html.escape(line.split(':', 1)[0])}" in text
     # every SVG caption holds its whole move, over lines that fit the SVG's width
-    for i, svg in enumerate(re.findall(r"<svg .*?</svg>", text)):
+    for i, svg in enumerate(text.split('<div class="step"')[1:]):
         width = int(re.search(r'width="(\d+)"', svg).group(1))
         lines = re.findall(r'<text [^>]*font-size="14">(.*?)</text>', svg)
         assert all(len(x) * FONT_PX <= width - 6 for x in lines), lines
@@ -171,3 +173,32 @@ def test_html_replay_renders_and_steps_in_a_headless_browser(
     late = dom(f"#step={steps - 2}")
     assert re.search(rf'<body[^>]*data-step="{steps - 2}"', late)
     assert re.search(r'<body[^>]*data-current-visible="yes"', late)
+
+
+@pytest.mark.parametrize("env_id", list(SMALL))
+def test_every_picture_has_an_svg_twin(env_id: str) -> None:
+    """picture_and_svg: the same pixels as a plain render, and a well-formed SVG whose
+    shapes cover the picture and whose texts are the picture's labels."""
+    import xml.etree.ElementTree as ET
+
+    import moon_envs
+    from moon_envs.core.svg_record import picture_and_svg
+    from tests.helpers import random_legal
+
+    env = moon_envs.make(env_id, render_mode="rgb_array")
+    env.reset(seed=2)
+    rng = np.random.default_rng(3)
+    for _ in range(15):
+        env.step(random_legal(env.observe(env.agent_selection)["action_mask"], rng))
+    renderer = type(env).rgb_renderer
+    picture, svg = picture_and_svg(renderer, env.game_state)
+    assert np.array_equal(picture, renderer(env.game_state))
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    h, w = picture.shape[:2]
+    assert (root.get("width"), root.get("height")) == (str(w), str(h))
+    first = root.find(f"{ns}rect")
+    assert (first.get("width"), first.get("height")) == (str(w), str(h))  # the background
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert any("TO MOVE" in (t or "") for t in texts)  # the status line, as text
+    assert len(list(root.iter(f"{ns}rect"))) > 10
