@@ -112,6 +112,8 @@ def _moon_game(env_id: str, params: dict[str, Any]) -> Game:
             continue
         value, kind = params[f.name], _kind(f)
         if kind == "scalar":
+            if isinstance(f.default, str) and isinstance(value, str) and value.isdigit():
+                value = int(value)  # a str field that also takes a number (a seat)
             kwargs[f.name] = value
         elif kind == "int_or_none":
             if value != -1:
@@ -150,7 +152,7 @@ def spiel_params(env_id: str, params: dict[str, Any]) -> dict[str, Any]:
             if isinstance(value, str):
                 value = float(value) if isinstance(f.default, float) else int(value)
         if kind == "scalar":
-            out[name] = type(f.default)(value) if not isinstance(f.default, str) else value
+            out[name] = type(f.default)(value)
         elif kind == "int_or_none":
             out[name] = -1 if value is None else int(value)
         elif kind == "str_or_none":

@@ -53,6 +53,7 @@ def test_python_values_and_command_line_strings_become_the_declared_types():
         "game": 3, "side_bets": 1, "max_rounds": 2, "planets": "3;5;8", "move_budget": -1,
         "count_rule": "equal", "dealer_menu": '[1,{"scoring":"squares"}]',
     }  # fmt: skip
+    assert load_game("moonstar_v1", first_organizer=2).moon_game.config.first_organizer == 2
     game = load_game("moonstar_v1", game=12, dealer_menu=[1, {"scoring": "squares"}])
     assert dict(game.moon_game.config.dealer_menu[1]) == {"scoring": "squares"}
     with pytest.raises(moon_envs.ConfigError, match="planets="):
