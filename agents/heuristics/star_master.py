@@ -36,8 +36,8 @@ import numpy as np
 from agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
-from moon_envs.star_master.config import NAME0, NUM_COLOURS, NUM_SLOTS, PASS, SWAP0
-from moon_envs.star_master.observation import CH, ObservationLayout
+from moon_envs.star_master.config import NUM_COLOURS, ActionIds
+from moon_envs.star_master.observation import ObservationLayout
 
 
 SPEC_FIELDS = ["capacity"]
@@ -59,7 +59,7 @@ class StarMasterMemoryAgent:
         self.name = name
         self.capacity = capacity
         self.rng = np.random.default_rng(seed)
-        self._layouts: dict[int, ObservationLayout] = {}
+        self._layouts: dict[tuple[int, int], ObservationLayout] = {}
         self._memory: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._clock = 0
 
@@ -101,23 +101,28 @@ class StarMasterMemoryAgent:
 
     def reset(self, game, seat: int) -> None:
         """A new game starts for ``seat``: forget everything about that seat's board."""
-        self._memory[seat] = (np.full(NUM_SLOTS, -1), np.full(NUM_SLOTS, -1))
+        k = game.config.num_colours
+        self._memory[seat] = (np.full(k, -1), np.full(k, -1))
 
     # ---- memory ---------------------------------------------------------------------------
-    def _layout(self, n: int) -> ObservationLayout:
-        if n not in self._layouts:
-            self._layouts[n] = ObservationLayout(n)
-        return self._layouts[n]
+    def _layout(self, n: int, k: int) -> ObservationLayout:
+        if (n, k) not in self._layouts:
+            self._layouts[n, k] = ObservationLayout(n, k)
+        return self._layouts[n, k]
 
-    def remember(self, obs: np.ndarray, seat: int, n: int) -> np.ndarray:
-        """Update the seat's memory from ``obs``; return the remembered colour per slot."""
-        L = self._layout(n)
-        colours, seen = self._memory.get(seat) or (np.full(9, -1), np.full(9, -1))
+    def remember(self, obs: np.ndarray, seat: int, n: int, k: int = NUM_COLOURS) -> np.ndarray:
+        """Update the seat's memory from ``obs`` (``n`` seats, ``k`` colours, so ``k``
+        slots); return the remembered colour per slot."""
+        L = self._layout(n, k)
+        colours, seen = self._memory.get(seat) or (np.full(k, -1), np.full(k, -1))
+        if colours.size != k:  # a game of another colour count without a reset
+            colours, seen = np.full(k, -1), np.full(k, -1)
         self._clock += 1
-        perm = obs[L.perm[0] : L.perm[0] + 81].reshape(NUM_SLOTS, NUM_SLOTS).argmax(axis=1)
+        perm = obs[L.perm[0] : L.perm[0] + k * k].reshape(k, k).argmax(axis=1)
         colours, seen = colours[perm], seen[perm]
+        ch = L.ch
         for start in (int(L.mem[0]) - 1, int(L.win[0]) - 1):  # memory block, then window
-            block = obs[start : start + NUM_SLOTS * CH].reshape(NUM_SLOTS, CH).argmax(axis=1) - 1
+            block = obs[start : start + k * ch].reshape(k, ch).argmax(axis=1) - 1
             shown = block >= 0
             colours = np.where(shown, block, colours)
             seen = np.where(shown, self._clock, seen)
@@ -137,35 +142,37 @@ class StarMasterMemoryAgent:
                 f"StarMasterMemoryAgent plays Star Master only, not {view.game.spec.name}"
             )
         n = view.game.spec.num_players
-        L = self._layout(n)
+        k = view.game.config.num_colours  # colours, and so slots
+        ids = ActionIds(k)
+        L = self._layout(n, k)
         obs, mask = view.observation, view.action_mask
-        colours = self.remember(obs, view.seat, n)
+        colours = self.remember(obs, view.seat, n, k)
         legal = legal_actions(view)
         phase = int(np.argmax(obs[L.phase : L.phase + 4]))
-        mine = obs[L.pawns : L.pawns + NUM_COLOURS] > 0.5
+        mine = obs[L.pawns : L.pawns + k] > 0.5
         where = {int(c): s for s, c in enumerate(colours) if c >= 0}
         if phase == 0:  # name a lacking colour
-            lacking = [c for c in range(NUM_COLOURS) if mask[NAME0 + c]]
+            lacking = [c for c in range(k) if mask[ids.name0 + c]]
             located = [c for c in lacking if c in where]
             pool = located or [c for c in lacking if c not in where] or lacking
-            return NAME0 + int(self.rng.choice(pool))
+            return ids.name0 + int(self.rng.choice(pool))
         if phase == 2:  # swap onto a remembered slot
-            found = int(np.argmax(obs[L.found : L.found + NUM_SLOTS]))
-            keep = [t for t in range(NUM_SLOTS) if t != found and colours[t] >= 0]
-            pool = [SWAP0 + t for t in keep] or legal.tolist()
+            found = int(np.argmax(obs[L.found : L.found + k]))
+            keep = [t for t in range(k) if t != found and colours[t] >= 0]
+            pool = [ids.swap0 + t for t in keep] or legal.tolist()
             return int(self.rng.choice(pool))
-        target = int(np.argmax(obs[L.target : L.target + NUM_COLOURS]))
+        target = int(np.argmax(obs[L.target : L.target + k]))
         if phase == 3:  # race: the white die's colour
-            target = int(np.argmax(obs[L.white : L.white + NUM_COLOURS]))
+            target = int(np.argmax(obs[L.white : L.white + k]))
             if target in where and not mine[target]:
                 return where[target]
-            return PASS
+            return ids.pass_
         if target in where:
             return where[target]
-        if mask[PASS]:
-            return PASS
-        unknown = [s for s in range(NUM_SLOTS) if colours[s] < 0]
-        return int(self.rng.choice(unknown or list(range(NUM_SLOTS))))
+        if mask[ids.pass_]:
+            return ids.pass_
+        unknown = [s for s in range(k) if colours[s] < 0]
+        return int(self.rng.choice(unknown or list(range(k))))
 
 
 class StarMasterSlotsAgent(StarMasterMemoryAgent):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.human.hooks import GameHooks
-from moon_envs.star_master.config import COLOUR_NAMES, NAME0, NUM_SLOTS, PASS, STAR, SWAP0
+from moon_envs.star_master.config import COLOUR_NAMES, STAR
 from moon_envs.star_master.rules import DRAW, FLIP, NAME, RACE, SWAP
 from moon_envs.star_master.text import action_name, dice_text, race_text, seat_board
 
@@ -35,7 +35,7 @@ def _flip_result(before: Any, after: Any, seat: int) -> str:
         text += ", a miss"
         lost = [
             COLOUR_NAMES[c]
-            for c in range(len(COLOUR_NAMES))
+            for c in range(after.game.k)
             if before.pawns[seat, c] > after.pawns[seat, c]
         ]
         if lost:
@@ -80,13 +80,14 @@ def narrate(before: Any, action: int, after: Any, observer: int | None) -> list[
     a = int(action)
     phase = before.phase
     seat = before.current_player()
+    ids = before.game.actions
     if phase == RACE:
         lines = _race_lines(before, a, after, observer)
     elif phase == NAME:
-        lines = [f"names {COLOUR_NAMES[a - NAME0]}"]
+        lines = [f"names {COLOUR_NAMES[a - ids.name0]}"]
     elif phase == SWAP:
-        lines = [f"swaps slot {before.found_slot} with slot {a - SWAP0}"]
-    elif phase == FLIP and a == PASS:
+        lines = [f"swaps slot {before.found_slot} with slot {a - ids.swap0}"]
+    elif phase == FLIP and a == ids.pass_:
         lines = [f"passes (holds {COLOUR_NAMES[before.target]})"]
     elif phase == FLIP:
         lines = [f"flips {_flip_result(before, after, seat)}"]
@@ -130,20 +131,30 @@ def move_name(state: Any, action: int) -> str:
     if seat < 0:
         return name
     board = seat_board(state, seat)
-    slot = a if a < NUM_SLOTS else a - SWAP0 if SWAP0 <= a < SWAP0 + NUM_SLOTS else -1
+    ids = state.game.actions
+    k = ids.k
+    slot = a if a < k else a - ids.swap0 if ids.swap0 <= a < ids.swap0 + k else -1
     if slot >= 0 and board[slot] >= 0:
         return f"{name} (shown: {COLOUR_NAMES[int(board[slot])]})"
-    if NAME0 <= a < NAME0 + len(COLOUR_NAMES):
-        where = [s for s in range(NUM_SLOTS) if board[s] == a - NAME0]
+    if ids.name0 <= a < ids.name0 + k:
+        where = [s for s in range(k) if board[s] == a - ids.name0]
         if where:
             return f"{name} (shown at slot {where[0]})"
     return name
 
 
+def _slot_rows(k: int) -> str:
+    """``"three rows: 0 1 2 / 3 4 5 / 6 7 8"`` for ``k`` slots, three a row."""
+    rows = [" ".join(str(s) for s in range(r, min(r + 3, k))) for r in range(0, k, 3)]
+    count = {2: "two", 3: "three"}[len(rows)]
+    return f"{count} rows: {' / '.join(rows)}"
+
+
 def legend(state: Any, seat: int | None) -> str:
+    k = state.game.k
     return (
         "Star Master: find the colour the dice name; the first to hold 6 colours wins.\n"
-        "Slots are numbered 0-8 (three rows: 0 1 2 / 3 4 5 / 6 7 8). Moves: 'flip 3',\n"
+        f"Slots are numbered 0-{k - 1} ({_slot_rows(k)}). Moves: 'flip 3',\n"
         "'grab 3' or 'abstain' in a race, 'swap 5' after a find, 'name red' (or just\n"
         "'red') on a star, 'pass' when you hold the colour. '?' marks a slot your view\n"
         "does not show: remember what you saw! Type a number, a name, or enough words\n"

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moon_envs.star_master.config import DECAY_SEEDS, NUM_SLOTS
+from moon_envs.star_master.config import DECAY_SEEDS
 
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
@@ -50,7 +50,7 @@ def resample_state(
     if state.phase == RACE:
         for q in range(state.game.num_players):
             if q != player and state.race_choice[q] != NOT_CHOSEN:
-                new.race_choice[q] = rng.integers(-1, NUM_SLOTS)
+                new.race_choice[q] = rng.integers(-1, state.game.k)
     if state.game.config.memory == "decay" and state.phase != SEED:
         new.seed = int(rng.integers(DECAY_SEEDS))
     return new

@@ -2,19 +2,22 @@
 =================================
 
 François Allaire's memory game for 1–6 players: nine cubes of nine colours lie hidden on
-nine slots; dice name a colour and the players flip cubes to find it. The first player
-holding 6 different colours wins. Memory is the game, so what an observation remembers is
-an explicit parameter (``memory``). The rules as implemented, with the reason for every
-house rule: ``docs/rules.md`` (section "Star Master").
+nine slots (``num_colours``: 6 to 9 of each); dice name a colour and the players flip
+cubes to find it. The first player holding 6 different colours wins. Memory is the game,
+so what an observation remembers is an explicit parameter (``memory``). The rules as
+implemented, with the reason for every house rule: ``docs/rules.md`` (section "Star
+Master").
 
 ============================  ==========================================================
 Import                        ``moon_envs.make("star_master_v0", num_players=2)``
 PettingZoo registry           ``pettingzoo.make("aec", "moon_envs/star_master_v0")``
 Gymnasium (single agent)      ``gymnasium.make("moon_envs/StarMaster-v0")``
 Agents                        ``player_0 .. player_{n-1}``
-Actions                       ``Discrete(28)``
-Observation                   ``Dict(observation=Box(0, 1, (304 + 10n,), float32),
-                              action_mask=Box(0, 1, (28,), int8))``
+Actions                       ``Discrete(3k + 1)``: ``Discrete(28)`` with the default
+                              ``k = num_colours = 9``
+Observation                   ``Dict(observation=Box(0, 1, (3k*k + 6k + 7 + (k + 1)n,),
+                              float32), action_mask=Box(0, 1, (3k + 1,), int8))``; with
+                              9 colours ``304 + 10n`` and ``28``
 Chance                        set-up layout (one slot at a time), the forgetting seed
                               (``memory="decay"``), the dice, the race winner
 Hidden information            the layout (except what a seat's observation shows), sealed
@@ -23,8 +26,11 @@ Hidden information            the layout (except what a seat's observation shows
 
 Turn
 ----
-A chance node rolls the white die (``white_faces``, default 9 colours + 1 star, uniform) and
-the black die (``black_faces``, default 2 stars of 6; never rolled with ``children``).
+There are ``k = num_colours`` colours (default 9), as many cubes and slots; the action ids
+below are those of 9 colours, with ``k`` colours they are flip ``0..k-1``, swap
+``k..2k-1``, name ``2k..3k-1`` and pass ``3k``. A chance node rolls the white die
+(``white_faces``, default the ``k`` colours + 1 star, uniform) and the black die
+(``black_faces``, default 2 stars of 6; never rolled with ``children``).
 
 * White colour ``c``, black blank: the roller flips a slot (actions ``0..8``) or passes
   (``27``; only if they own ``c`` and neither ``competition`` nor ``solitaire`` is on).
@@ -42,6 +48,9 @@ not to move. ``state.action_to_string(a)`` names actions in the current phase.
 
 Observation (seat ``p``, length ``304 + 10n``)
 ----------------------------------------------
+The blocks as with the default 9 colours; with ``k`` colours read ``k`` for every 9
+(slots, colours, pawns) and ``k + 1`` for every 10 (length ``3k*k + 6k + 7 + (k + 1)n``).
+
 1. *Window map* (9 slots × 10: unknown, 9 colours): the colour each slot is known to hold
    from the public events since ``p``'s last decision (every flip, by anyone, tracked through
    later swaps). The first observation after set-up shows the full layout here.
@@ -97,19 +106,24 @@ Parameters
 ``num_players`` (1–6, default 2), ``memory`` (``"none"``, ``"perfect"``, ``"decay"``;
 default ``"none"``), ``forget_prob`` (0..1, default 0.1; decay only), ``competition``
 (False), ``children`` (False), ``solitaire`` (False; needs ``num_players=1``; competition
-rule, ``solitaire_turns`` turns), ``solitaire_turns`` (12), and the house rules below, plus
-the env's ``render_mode`` (``"human"``, ``"ansi"``, ``"rgb_array"``), ``reward_mode`` and
-``illegal_action`` (``"raise"`` or ``"penalize"``).
+rule, ``solitaire_turns`` turns), ``solitaire_turns`` (12), and the house rules below
+(``num_colours``, ``white_faces``, ``black_faces``, ``race_winner``, ``max_turns``,
+``turn_limit``), plus the env's ``render_mode`` (``"human"``, ``"ansi"``,
+``"rgb_array"``), ``reward_mode`` and ``illegal_action`` (``"raise"`` or ``"penalize"``).
 
 House rules
 -----------
-Each is a parameter but the first; ``docs/rules.md`` gives the reason for every default.
+Each is a parameter; ``docs/rules.md`` gives the reason for every default.
 
-* Nine colours (no parameter): the published contents (9 cubes, 54 pawns, 1–6 players,
-  goal 6 different colours) read as 9 cubes of 9 different colours with 6 pawns each,
-  one per player. No other reading fits the book's count and its rules (see
-  ``docs/rules.md``), so there is no alternative to switch to.
-* ``white_faces=(0, 1, ..., 8, 9)``: the white die, colours 0..8 and 9 = star, uniform.
+* ``num_colours=9``: the published contents (9 cubes, 54 pawns, 1–6 players, goal 6
+  different colours) read as 9 cubes of 9 different colours with 6 pawns each, one per
+  player; no other reading fits the book's count and its rules (see ``docs/rules.md``).
+  ``num_colours`` 6..9 plays with that many colours, cubes and slots (one cube per
+  colour, a pawn of each colour per player), e.g. a smaller memory task; the goal stays
+  6 colours (with 6: every colour). The actions and the observation follow the count.
+* ``white_faces=None``: the white die, one face per colour and one star, uniform
+  (``(0, 1, ..., 8, 9)`` with 9 colours); faces are colours ``0..num_colours-1`` and
+  9 = star.
 * ``black_faces=(1, 1, 0, 0, 0, 0)``: the black die, 1 = star.
 * ``race_winner="random"``: the fastest hand is a uniform draw among the grabbers;
   ``"seat_order"``: the first grabber from the roller on.
@@ -136,6 +150,7 @@ Version history
   6 colours at the turn cap loses (it used to win with ``turn_limit="most_colours"``);
   labelled pictures; snapshots gained ``in_window`` and the last decision
   (``last_seat``, ``last_action``, ``last_phase``), so older snapshots are refused.
+  Later within v0 (defaults unchanged): ``num_colours``.
 """
 
 from __future__ import annotations

@@ -25,12 +25,15 @@ def _mix(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
-def forget_mask(seed: int, turn: int, num_players: int, prob: float) -> np.ndarray:
-    """Bool array ``(num_players, 9)``: the slots each seat forgets at the start of ``turn``."""
+def forget_mask(
+    seed: int, turn: int, num_players: int, prob: float, slots: int = NUM_SLOTS
+) -> np.ndarray:
+    """Bool array ``(num_players, slots)``: the slots each seat forgets at the start of
+    ``turn`` (``slots``: the colour count, 9 by default)."""
     if prob <= 0.0:
-        return np.zeros((num_players, NUM_SLOTS), dtype=bool)
-    cells = np.arange(num_players * NUM_SLOTS, dtype=np.uint64)
+        return np.zeros((num_players, slots), dtype=bool)
+    cells = np.arange(num_players * slots, dtype=np.uint64)
     with np.errstate(over="ignore"):
         key = _mix(np.uint64(seed) * np.uint64(1_000_003) + np.uint64(turn)) ^ cells
         u = (_mix(key) >> np.uint64(11)).astype(np.float64) / float(1 << 53)
-    return (u < prob).reshape(num_players, NUM_SLOTS)
+    return (u < prob).reshape(num_players, slots)

@@ -1,7 +1,7 @@
 """Observation and global-state vectors of Star Master (layouts documented in ``env.py``).
 
-Everything is precomputed per player count in :class:`ObservationLayout`, so encoding a
-seat's view is a handful of numpy writes.
+Everything is precomputed per player count and colour count in :class:`ObservationLayout`,
+so encoding a seat's view is a handful of numpy writes.
 """
 
 from __future__ import annotations
@@ -10,57 +10,65 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moon_envs.star_master.config import NUM_COLOURS, NUM_SLOTS
+from moon_envs.star_master.config import NUM_COLOURS
 
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
 
-IDENTITY = np.arange(NUM_SLOTS, dtype=np.int64)
-FRESH_WINDOW = np.stack([np.full(NUM_SLOTS, -1), IDENTITY])  # a window right after a decision
 # phase -> its entry of the phase one-hot (name, flip, swap, race), -1 for the others
 _PHASE_SLOT = (-1, -1, -1, 0, 1, 2, 3, -1, -1)
-CH = NUM_COLOURS + 1  # colour channels per slot: unknown, then the 9 colours
+CH = NUM_COLOURS + 1  # colour channels per slot with the default 9 colours (``layout.ch``)
+
+
+def fresh_window(k: int) -> np.ndarray:
+    """A window right after a decision (``k`` slots): nothing shown, the identity."""
+    return np.stack([np.full(k, -1), np.arange(k)]).astype(np.int64)
 
 
 class ObservationLayout:
-    """Offsets of every block of the observation and of the global state for ``n`` seats."""
+    """Offsets of every block of the observation and of the global state for ``n`` seats
+    and ``k`` colours (so ``k`` slots; default 9)."""
 
-    def __init__(self, n: int) -> None:
-        self.n = n
-        slots = np.arange(NUM_SLOTS)
-        self.win = slots * CH + 1  # + colour (-1 = unknown -> channel 0)
-        self.perm = CH * NUM_SLOTS + slots * NUM_SLOTS
-        self.mem = self.perm[0] + NUM_SLOTS * NUM_SLOTS + slots * CH + 1
+    def __init__(self, n: int, k: int = NUM_COLOURS) -> None:
+        self.n, self.k = n, k
+        self.ch = ch = k + 1  # colour channels per slot: unknown, then the k colours
+        slots = np.arange(k)
+        self.identity = slots.astype(np.int64)  # the window permutation after a decision
+        self.fresh_window = fresh_window(k)
+        self.win = slots * ch + 1  # + colour (-1 = unknown -> channel 0)
+        self.perm = ch * k + slots * k
+        self.mem = self.perm[0] + k * k + slots * ch + 1
         self.board = np.concatenate([self.win, self.perm, self.mem])  # + views[p].ravel()
-        self.pawns = int(self.mem[0] - 1 + NUM_SLOTS * CH)
-        self.white = self.pawns + NUM_COLOURS * n
-        self.black = self.white + NUM_COLOURS + 1
+        self.pawns = int(self.mem[0] - 1 + k * ch)
+        self.white = self.pawns + k * n  # k colours, then the star
+        self.black = self.white + k + 1
         self.phase = self.black + 1
         self.target = self.phase + 4
-        self.found = self.target + NUM_COLOURS
-        self.match = self.found + NUM_SLOTS
-        self.roller = self.match + NUM_SLOTS
+        self.found = self.target + k
+        self.match = self.found + k
+        self.roller = self.match + k
         self.turn = self.roller + n
         self.size = self.turn + 1
-        self.order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        self.order = [np.array([(p + q) % n for q in range(n)]) for p in range(n)]
         # global state
-        self.g_layout = slots * CH + 1
-        self.g_pawns = NUM_SLOTS * CH
-        self.g_white = self.g_pawns + NUM_COLOURS * n
-        self.g_black = self.g_white + NUM_COLOURS + 1
+        self.g_layout = slots * ch + 1
+        self.g_pawns = k * ch
+        self.g_white = self.g_pawns + k * n
+        self.g_black = self.g_white + k + 1
         self.g_phase = self.g_black + 1
         self.g_target = self.g_phase + 9
-        self.g_found = self.g_target + NUM_COLOURS
-        self.g_race = self.g_found + NUM_SLOTS  # n blocks of 11: not chosen, abstain, slots
-        self.g_mem = self.g_race + 11 * n  # n blocks of 9 x 10
-        self.g_win = self.g_mem + n * NUM_SLOTS * CH
-        self.g_perm = self.g_win + n * NUM_SLOTS * CH  # n blocks of 9 x 9
-        self.g_turn = self.g_perm + n * NUM_SLOTS * NUM_SLOTS
+        self.g_found = self.g_target + k
+        self.race_block = k + 2  # per seat: not chosen, abstain, the k slots
+        self.g_race = self.g_found + k  # n blocks of k + 2
+        self.g_mem = self.g_race + self.race_block * n  # n blocks of k x (k + 1)
+        self.g_win = self.g_mem + n * k * ch
+        self.g_perm = self.g_win + n * k * ch  # n blocks of k x k
+        self.g_turn = self.g_perm + n * k * k
         self.g_move = self.g_turn + 1  # n seats + terminal, last (as in the default layout)
         self.global_size = self.g_move + n + 1
-        seat_slots = (np.arange(n)[:, None] * NUM_SLOTS + slots[None, :]) * CH + 1
+        seat_slots = (np.arange(n)[:, None] * k + slots[None, :]) * ch + 1
         self.g_seat_slots = seat_slots
-        self.g_seat_perm = (np.arange(n)[:, None] * NUM_SLOTS + slots[None, :]) * NUM_SLOTS
+        self.g_seat_perm = (np.arange(n)[:, None] * k + slots[None, :]) * k
 
 
 def encode(state: StarMasterState, p: int) -> np.ndarray:
@@ -71,14 +79,14 @@ def encode(state: StarMasterState, p: int) -> np.ndarray:
     o[L.board + views.ravel()] = 1.0
     pawns = state.pawns
     if p:  # p's pawns first, then clockwise
-        split = L.pawns + NUM_COLOURS * (L.n - p)
+        split = L.pawns + L.k * (L.n - p)
         o[L.pawns : split] = pawns[p:].ravel()
         o[split : L.white] = pawns[:p].ravel()
     else:
         o[L.pawns : L.white] = pawns.ravel()
     white = state.white
     if white >= 0:
-        o[L.white + white] = 1.0
+        o[L.white + min(white, L.k)] = 1.0  # the star (9) is the block's last entry
         if state.black_star:
             o[L.black] = 1.0
     slot = _PHASE_SLOT[state.phase]
@@ -91,7 +99,7 @@ def encode(state: StarMasterState, p: int) -> np.ndarray:
         sought = white
     if state.found_slot >= 0:
         o[L.found + state.found_slot] = 1.0
-    if 0 <= sought < NUM_COLOURS:
+    if 0 <= sought < L.k:
         # the one slot holding the sought colour, if the window or the memory shows it
         # (both always agree with the layout where they know)
         where = state.layout.tolist().index(sought)
@@ -111,14 +119,14 @@ def encode_global(state: StarMasterState) -> np.ndarray:
     g[L.g_layout + state.layout] = 1.0
     g[L.g_pawns : L.g_white] = state.pawns.ravel()
     if state.white >= 0:
-        g[L.g_white + state.white] = 1.0
+        g[L.g_white + min(state.white, L.k)] = 1.0
     g[L.g_black] = state.black_star
     g[L.g_phase + state.phase] = 1.0
     if state.target >= 0:
         g[L.g_target + state.target] = 1.0
     if state.found_slot >= 0:
         g[L.g_found + state.found_slot] = 1.0
-    g[L.g_race + np.arange(n) * 11 + state.race_choice + 2] = 1.0
+    g[L.g_race + np.arange(n) * L.race_block + state.race_choice + 2] = 1.0
     g[L.g_mem + L.g_seat_slots + state.memory] = 1.0
     g[L.g_win + L.g_seat_slots + state.win_map] = 1.0
     g[L.g_perm + L.g_seat_perm + state.win_perm] = 1.0

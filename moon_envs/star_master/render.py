@@ -1,6 +1,7 @@
 """rgb_array picture of a Star Master position.
 
-Top: the turn and the roller. Left: the 3x3 board, slots numbered, each cube in its colour
+Top: the turn and the roller. Left: the board, three slots a row (3x3 with the default 9
+colours, 2 or 3 rows with fewer), slots numbered, each cube in its colour
 (``?`` on a grey cube where the viewer does not know it); a white frame marks the last
 flipped cube while it is shown, a gold one the found cube to swap. Right: the white die
 (its colour, or ``*`` for the star), the black die (``*`` star or blank), the sought
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.core import draw
-from moon_envs.star_master.config import COLOUR_NAMES, GOAL, NUM_COLOURS, NUM_SLOTS, STAR
+from moon_envs.star_master.config import COLOUR_NAMES, GOAL, STAR
 from moon_envs.star_master.text import last_move_text, seat_board
 
 if TYPE_CHECKING:
@@ -53,6 +54,11 @@ SPLIT = 260  # player rows: label, bar and count to the left, colour discs to th
 LINE = 18
 
 
+def board_rows(state: StarMasterState) -> int:
+    """Rows of the board: three slots a row (3 with 9 colours, 2 with 6)."""
+    return -(-state.game.k // 3)
+
+
 def _board(img: np.ndarray, state: StarMasterState, seat: int | None) -> None:
     board = seat_board(state, seat)
     flip_shown = seat is None or bool(state.in_window[seat, 0])
@@ -60,7 +66,7 @@ def _board(img: np.ndarray, state: StarMasterState, seat: int | None) -> None:
     flipped = -1
     if flip_shown and state.last_flip[0] >= 0:
         flipped = int(np.flatnonzero(state.layout == state.last_flip[2])[0])
-    for s in range(NUM_SLOTS):
+    for s in range(state.game.k):
         y0, x0 = TOP + (s // 3) * CELL, MARGIN + (s % 3) * CELL
         draw.frame(img, y0, x0, y0 + CELL, x0 + CELL, draw.GRID, 2)
         c = int(board[s])
@@ -103,7 +109,7 @@ def _panel(img: np.ndarray, state: StarMasterState) -> None:
         draw.label(img, y, x, "SEEK", DIM, 2)
         draw.rect(img, y - 1, x + 40, y + 11, x + 52, CUBE_COLOURS[state.target])
         draw.label(img, y, x + 58, COLOUR_NAMES[state.target], draw.INK, 2)
-    elif state.phase == RACE and 0 <= state.white < NUM_COLOURS:
+    elif state.phase == RACE and 0 <= state.white < state.game.k:
         draw.label(img, y, x, "RACE", GOLD, 2)
         draw.rect(img, y - 1, x + 40, y + 11, x + 52, CUBE_COLOURS[state.white])
         draw.label(img, y, x + 58, COLOUR_NAMES[state.white], draw.INK, 2)
@@ -158,7 +164,8 @@ def render_rgb(state: StarMasterState, seat: int | None = None) -> np.ndarray:
     """The picture as an ``H x W x 3`` uint8 array: the spectator's (``seat=None``, the
     true layout) or ``seat``'s (only what it is shown)."""
     n = state.game.num_players
-    board_bottom = TOP + 3 * CELL
+    rows = board_rows(state)
+    board_bottom = TOP + rows * CELL
     top = board_bottom + 10
     height = top + n * ROW + 2 * LINE + 10
     img = draw.canvas(height, WIDTH)
@@ -171,5 +178,5 @@ def render_rgb(state: StarMasterState, seat: int | None = None) -> np.ndarray:
     y = top + n * ROW + 4
     draw.caption_line(img, y, 6, WIDTH - 6, _status(state))
     draw.caption_line(img, y + LINE, 6, WIDTH - 6, "LAST: " + last_move_text(state, seat))
-    draw.result_banner(img, state, TOP + 3 * CELL // 2)
+    draw.result_banner(img, state, TOP + rows * CELL // 2)
     return img

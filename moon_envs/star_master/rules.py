@@ -24,12 +24,9 @@ from moon_envs.core.game import Game, GameSpec
 from moon_envs.star_master import observation as obs
 from moon_envs.star_master.config import (
     DECAY_SEEDS,
-    FLIP0,
-    NUM_ACTIONS,
     NUM_COLOURS,
-    NUM_SLOTS,
-    PASS,
-    SWAP0,
+    STAR,
+    ActionIds,
     StarMasterConfig,
 )
 from moon_envs.star_master.phases import (
@@ -56,16 +53,20 @@ class StarMasterGame(Game):
     def _make_spec(self) -> GameSpec:
         c = self.config
         n = c.num_players
-        # chance tables, built once
-        probs = np.zeros(2 * (NUM_COLOURS + 1))
+        # k colours, k cubes, k slots; the action ids follow k
+        self.k = k = c.num_colours
+        self.actions = ids = ActionIds(k)
+        # chance tables, built once; a roll's outcome is 2 * white face + black star, the
+        # white face a colour 0..k-1 or STAR (9, whatever k)
+        probs = np.zeros(2 * (STAR + 1))
         for w in c.white_faces:
             for b in c.black_faces:
                 probs[2 * w + (0 if c.children else b)] += 1.0
         probs /= probs.sum()
         self.dice_outcomes = [(o, float(p)) for o, p in enumerate(probs) if p > 0]
         self.seed_outcomes = [(o, 1.0 / DECAY_SEEDS) for o in range(DECAY_SEEDS)]
-        self.layout = obs.ObservationLayout(n)
-        self.masks = _Masks()
+        self.layout = obs.ObservationLayout(n, k)
+        self.masks = _Masks(ids)
         self.turn_cap = c.turn_cap
         # read on the hot path of every step
         self.seats = n
@@ -76,29 +77,37 @@ class StarMasterGame(Game):
         return GameSpec(
             name="star_master",
             num_players=n,
-            num_actions=NUM_ACTIONS,
+            num_actions=ids.num,
             observation_shape=(self.layout.size,),
             max_game_length=c.turn_cap * per_turn,
             has_chance=True,
             hidden_information=True,
-            max_chance_outcomes=DECAY_SEEDS if c.memory == "decay" else 2 * (NUM_COLOURS + 1),
+            max_chance_outcomes=DECAY_SEEDS if c.memory == "decay" else 2 * (STAR + 1),
             state_shape=(self.layout.global_size,),
         )
 
+    def params(self) -> dict:
+        """As :meth:`Game.params`, without ``num_colours`` at its default (9): a snapshot of
+        a game with the default colours is the same as before the parameter existed, and
+        such older snapshots still load."""
+        out = super().params()
+        if out["num_colours"] == NUM_COLOURS:
+            del out["num_colours"]
+        return out
+
 
 class _Masks:
-    """Precomputed legal-action masks."""
+    """Precomputed legal-action masks (``ids``: the action ids of the colour count)."""
 
-    def __init__(self) -> None:
-        self.flip = _mask(range(FLIP0, FLIP0 + NUM_SLOTS))
-        self.flip_or_pass = _mask([*range(FLIP0, FLIP0 + NUM_SLOTS), PASS])
-        self.swap = [
-            _mask([SWAP0 + t for t in range(NUM_SLOTS) if t != s]) for s in range(NUM_SLOTS)
-        ]
+    def __init__(self, ids: ActionIds) -> None:
+        k = ids.k
+        self.flip = _mask(ids, range(ids.flip0, ids.flip0 + k))
+        self.flip_or_pass = _mask(ids, [*range(ids.flip0, ids.flip0 + k), ids.pass_])
+        self.swap = [_mask(ids, [ids.swap0 + t for t in range(k) if t != s]) for s in range(k)]
 
 
-def _mask(actions) -> np.ndarray:
-    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+def _mask(ids: ActionIds, actions) -> np.ndarray:
+    m = np.zeros(ids.num, dtype=np.int8)
     m[list(actions)] = 1
     return m
 

@@ -13,16 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, State
-from moon_envs.star_master import observation as obs
-from moon_envs.star_master.config import (
-    NAME0,
-    NUM_ACTIONS,
-    NUM_COLOURS,
-    NUM_SLOTS,
-    PASS,
-    STAR,
-    SWAP0,
-)
+from moon_envs.star_master.config import STAR
 from moon_envs.star_master.phases import (
     DRAW,
     END,
@@ -45,8 +36,9 @@ if TYPE_CHECKING:
 class StarMasterState(TurnFlow, Views, State):
     """One Star Master position (every field is part of snapshots; see ``validate``).
 
-    Slots hold colours: ``layout[s]`` is the colour of the cube on slot ``s`` (-1 while
-    set-up is placing it). Per seat ``p``: ``pawns[p, c]`` (0 or 1), ``memory[p, s]`` (the
+    There are ``k = num_colours`` colours, cubes and slots (9 by default); slots hold
+    colours: ``layout[s]`` is the colour of the cube on slot ``s`` (-1 while set-up is
+    placing it). Per seat ``p``: ``pawns[p, c]`` (0 or 1), ``memory[p, s]`` (the
     remembered colour, -1 unknown; always -1 with ``memory="none"``), ``win_map[p, s]``
     (colour shown at ``s`` by a public event since ``p``'s last decision, -1 none) and
     ``win_perm[p, s]`` (the slot where the cube now on ``s`` stood at ``p``'s last decision)
@@ -60,9 +52,9 @@ class StarMasterState(TurnFlow, Views, State):
 
     def __init__(self, game: StarMasterGame) -> None:
         super().__init__(game)
-        n = game.num_players
+        n, k = game.num_players, game.k
         self.phase = SETUP
-        self.layout = np.full(NUM_SLOTS, -1, dtype=np.int8)
+        self.layout = np.full(k, -1, dtype=np.int8)
         self.setup_index = 0
         self.seed = -1
         self.turn = 0  # turns started
@@ -74,13 +66,13 @@ class StarMasterState(TurnFlow, Views, State):
         self.found_slot = -1  # slot of the found cube, to swap
         self.race_choice = np.full(n, NOT_CHOSEN, dtype=np.int8)
         self.race_next = 0  # race choices made so far
-        self.pawns = np.zeros((n, NUM_COLOURS), dtype=np.int8)
+        self.pawns = np.zeros((n, k), dtype=np.int8)
         # colours held per seat: the game score, float64 as the core reads it every action
         self.held = np.zeros(n, dtype=np.float64)
         # per seat: row 0 window map, row 1 window permutation, row 2 memory (int64: the
         # observation adds them to int64 offsets, the hot path of every step)
-        self.views = np.full((n, 3, NUM_SLOTS), -1, dtype=np.int64)
-        self.views[:, 1] = obs.IDENTITY
+        self.views = np.full((n, 3, k), -1, dtype=np.int64)
+        self.views[:, 1] = game.layout.identity
         self.winners_list: list[int] = []
         self.last_flip = np.full(4, -1, dtype=np.int8)  # seat, slot, colour, found
         self.last_race = np.full(n, NOT_CHOSEN, dtype=np.int8)  # revealed choices
@@ -92,17 +84,17 @@ class StarMasterState(TurnFlow, Views, State):
 
     @property
     def win_map(self) -> np.ndarray:
-        """``(n, 9)`` view: colour shown at each slot since each seat's last decision."""
+        """``(n, k)`` view: colour shown at each slot since each seat's last decision."""
         return self.views[:, 0]
 
     @property
     def win_perm(self) -> np.ndarray:
-        """``(n, 9)`` view: where the cube now on each slot stood at the seat's last decision."""
+        """``(n, k)`` view: where the cube now on each slot stood at the seat's last decision."""
         return self.views[:, 1]
 
     @property
     def memory(self) -> np.ndarray:
-        """``(n, 9)`` view: remembered colour per slot (-1 unknown)."""
+        """``(n, k)`` view: remembered colour per slot (-1 unknown)."""
         return self.views[:, 2]
 
     def _set_pawn(self, seat: int, colour: int, value: int) -> None:
@@ -126,7 +118,8 @@ class StarMasterState(TurnFlow, Views, State):
         if ph == ROLL:
             return self.game.dice_outcomes
         if ph == SETUP:
-            left = sorted(set(range(NUM_COLOURS)) - set(self.layout[: self.setup_index].tolist()))
+            placed = set(self.layout[: self.setup_index].tolist())
+            left = [c for c in range(self.game.k) if c not in placed]
             return [(c, 1.0 / len(left)) for c in left]
         if ph == DRAW:
             grabbers = self._grabbers()
@@ -148,8 +141,9 @@ class StarMasterState(TurnFlow, Views, State):
             return masks.swap[self.found_slot].copy()
         if ph == RACE:
             return masks.flip_or_pass.copy()
-        m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        m[NAME0 : NAME0 + NUM_COLOURS] = 1 - self.pawns[self.mover]
+        ids = self.game.actions
+        m = np.zeros(ids.num, dtype=np.int8)
+        m[ids.name0 : ids.name0 + ids.k] = 1 - self.pawns[self.mover]
         return m
 
     def _may_pass(self) -> bool:
@@ -161,13 +155,16 @@ class StarMasterState(TurnFlow, Views, State):
 
     def _is_legal(self, a: int) -> bool:
         ph = self.phase
+        ids = self.game.actions
+        k = ids.k
         if ph == FLIP:
-            return 0 <= a < NUM_SLOTS or (a == PASS and self._may_pass())
+            return 0 <= a < k or (a == ids.pass_ and self._may_pass())
         if ph == RACE:
-            return 0 <= a < NUM_SLOTS or a == PASS
+            return 0 <= a < k or a == ids.pass_
         if ph == SWAP:
-            return SWAP0 <= a < SWAP0 + NUM_SLOTS and a - SWAP0 != self.found_slot
-        return NAME0 <= a < NAME0 + NUM_COLOURS and not self.pawns[self.mover, a - NAME0]
+            return k <= a < 2 * k and a - k != self.found_slot
+        name0 = ids.name0
+        return name0 <= a < name0 + k and not self.pawns[self.mover, a - name0]
 
     # ---- results --------------------------------------------------------------------------
     def _scores(self) -> np.ndarray:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moon_envs.star_master.config import COLOUR_NAMES, NAME0, NUM_SLOTS, PASS, STAR, SWAP0
+from moon_envs.star_master.config import COLOUR_NAMES, STAR
 
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
@@ -28,15 +28,17 @@ def action_name(state: StarMasterState, a: int) -> str:
     from moon_envs.star_master.rules import RACE
 
     race = state.phase == RACE
-    if 0 <= a < NUM_SLOTS:
+    ids = state.game.actions
+    k = ids.k
+    if 0 <= a < k:
         return f"{'grab' if race else 'flip'} slot {a}"
-    if SWAP0 <= a < SWAP0 + NUM_SLOTS:
-        return f"swap with slot {a - SWAP0}"
-    if NAME0 <= a < NAME0 + len(COLOUR_NAMES):
-        return f"name {COLOUR_NAMES[a - NAME0]}"
-    if a == PASS:
+    if ids.swap0 <= a < ids.swap0 + k:
+        return f"swap with slot {a - ids.swap0}"
+    if ids.name0 <= a < ids.name0 + k:
+        return f"name {COLOUR_NAMES[a - ids.name0]}"
+    if a == ids.pass_:
         return "abstain" if race else "pass"
-    raise ValueError(f"action {a} is out of range; allowed: 0..{PASS}")
+    raise ValueError(f"action {a} is out of range; allowed: 0..{ids.pass_}")
 
 
 def seat_board(state: StarMasterState, player: int | None) -> np.ndarray:
@@ -90,12 +92,13 @@ def last_move_text(state: StarMasterState, player: int | None = None) -> str:
         return "new game"
     flip_shown, race_shown = _shows(state, player)
     who = f"p{seat}"
+    ids = state.game.actions
     if phase == NAME:
-        return f"{who} names {COLOUR_NAMES[a - NAME0]}"
+        return f"{who} names {COLOUR_NAMES[a - ids.name0]}"
     if phase == SWAP:
-        return f"{who} swaps slots {state.last_flip[1]} and {a - SWAP0}"
+        return f"{who} swaps slots {state.last_flip[1]} and {a - ids.swap0}"
     if phase == FLIP:
-        if a == PASS:
+        if a == ids.pass_:
             return f"{who} passes"
         if flip_shown:
             return f"{who} flips {flip_text(state)}"

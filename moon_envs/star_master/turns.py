@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.star_master import memory as decay
-from moon_envs.star_master import observation as obs
-from moon_envs.star_master.config import GOAL, NAME0, NUM_SLOTS, PASS, STAR, SWAP0
+from moon_envs.star_master.config import GOAL, STAR
 from moon_envs.star_master.phases import (
     ABSTAIN,
     DRAW,
@@ -43,7 +42,7 @@ class TurnFlow:
             self._roll(a)
         elif ph == FLIP:
             self._decide(self.mover, a)
-            if a == PASS:
+            if a == self.game.actions.pass_:
                 self._end_turn()
             else:
                 self._flip(a)
@@ -51,11 +50,11 @@ class TurnFlow:
             self._race_choice(a)
         elif ph == SWAP:
             self._decide(self.mover, a)
-            self._swap(self.found_slot, a - SWAP0)
+            self._swap(self.found_slot, a - self.game.actions.swap0)
             self._end_turn()
         elif ph == NAME:
             self._decide(self.mover, a)
-            self.target = a - NAME0
+            self.target = a - self.game.actions.name0
             self.phase = FLIP
         elif ph == DRAW:
             self._race_flip(a)
@@ -68,7 +67,7 @@ class TurnFlow:
     def _place(self, colour: int) -> None:
         self.layout[self.setup_index] = colour
         self.setup_index += 1
-        if self.setup_index < NUM_SLOTS:
+        if self.setup_index < self.game.k:
             return
         self.win_map[:] = self.layout  # the cubes are shown face up once
         if self.game.config.memory != "none":
@@ -88,7 +87,9 @@ class TurnFlow:
         self.turn += 1
         if self.game.decays:
             cfg = self.game.config
-            forget = decay.forget_mask(self.seed, self.turn, self.game.seats, cfg.forget_prob)
+            forget = decay.forget_mask(
+                self.seed, self.turn, self.game.seats, cfg.forget_prob, self.game.k
+            )
             self.memory[forget] = -1
         self.white, self.black_star = divmod(outcome, 2)
         self.mover = self.roller
@@ -104,7 +105,7 @@ class TurnFlow:
     def _decide(self, seat: int, action: int) -> None:
         """``seat`` takes ``action``, a decision: its window of recent events starts afresh."""
         self.last_seat, self.last_action, self.last_phase = seat, action, self.phase
-        self.views[seat, :2] = obs.FRESH_WINDOW
+        self.views[seat, :2] = self.game.layout.fresh_window
         self.in_window[seat] = 0
 
     def _reveal(self, seat: int, slot: int, found: bool) -> int:
@@ -146,7 +147,7 @@ class TurnFlow:
     def _race_choice(self, a: int) -> None:
         seat = self._current_player()
         self._decide(seat, a)
-        self.race_choice[seat] = ABSTAIN if a == PASS else a
+        self.race_choice[seat] = ABSTAIN if a == self.game.actions.pass_ else a
         self.race_next += 1
         if self.race_next < self.game.seats:
             return

@@ -13,7 +13,7 @@ import numpy as np
 
 from moon_envs.core.game import ConfigError, check_int
 from moon_envs.core.snapshot import quote
-from moon_envs.star_master.config import DECAY_SEEDS, NUM_COLOURS, NUM_SLOTS, PASS, STAR
+from moon_envs.star_master.config import DECAY_SEEDS, GOAL, STAR
 
 if TYPE_CHECKING:
     from moon_envs.star_master.rules import StarMasterState
@@ -31,33 +31,39 @@ def validate_state(st: StarMasterState) -> None:
 
     cfg = st.game.config
     n = cfg.num_players
+    k = cfg.num_colours  # colours, cubes and slots
     check_int("state.phase", st.phase, 0, len(R.PHASE_NAMES) - 1)
-    check_int("state.setup_index", st.setup_index, 0, NUM_SLOTS)
+    check_int("state.setup_index", st.setup_index, 0, k)
     check_int("state.turn", st.turn, 0, cfg.turn_cap)
     check_int("state.roller", st.roller, 0, n - 1)
     check_int("state.mover", st.mover, 0, n - 1)
     check_int("state.white", st.white, -1, STAR)
+    if k <= st.white < STAR:
+        raise ConfigError(
+            f"state.white={st.white} is not allowed; allowed values: -1 (not rolled), "
+            f"colours 0..{k - 1} (num_colours={k}) or {STAR} (star)"
+        )
     check_int("state.black_star", st.black_star, 0, 0 if cfg.children else 1)
-    check_int("state.target", st.target, -1, NUM_COLOURS - 1)
-    check_int("state.found_slot", st.found_slot, -1, NUM_SLOTS - 1)
+    check_int("state.target", st.target, -1, k - 1)
+    check_int("state.found_slot", st.found_slot, -1, k - 1)
     check_int("state.race_next", st.race_next, 0, n)
     seed_high = DECAY_SEEDS - 1 if cfg.memory == "decay" else -1
     check_int("state.seed", st.seed, -1, seed_high)
-    _array("layout", st.layout, (NUM_SLOTS,), -1, NUM_COLOURS - 1)
-    _array("pawns", st.pawns, (n, NUM_COLOURS), 0, 1)
-    _array("held", st.held, (n,), 0, 6)
-    _array("views", st.views, (n, 3, NUM_SLOTS), -1, NUM_COLOURS - 1)
+    _array("layout", st.layout, (k,), -1, k - 1)
+    _array("pawns", st.pawns, (n, k), 0, 1)
+    _array("held", st.held, (n,), 0, GOAL)
+    _array("views", st.views, (n, 3, k), -1, k - 1)
     if not np.array_equal(st.held, st.pawns.sum(axis=1)):
         raise ConfigError("state.held must count each seat's pawns (state.pawns summed per seat)")
-    _array("memory", st.memory, (n, NUM_SLOTS), -1, NUM_COLOURS - 1)
-    _array("win_map", st.win_map, (n, NUM_SLOTS), -1, NUM_COLOURS - 1)
-    _array("win_perm", st.win_perm, (n, NUM_SLOTS), 0, NUM_SLOTS - 1)
-    _array("race_choice", st.race_choice, (n,), R.NOT_CHOSEN, NUM_SLOTS - 1)
-    _array("last_race", st.last_race, (n,), R.NOT_CHOSEN, NUM_SLOTS - 1)
-    _array("last_flip", st.last_flip, (4,), -1, NUM_SLOTS - 1)
+    _array("memory", st.memory, (n, k), -1, k - 1)
+    _array("win_map", st.win_map, (n, k), -1, k - 1)
+    _array("win_perm", st.win_perm, (n, k), 0, k - 1)
+    _array("race_choice", st.race_choice, (n,), R.NOT_CHOSEN, k - 1)
+    _array("last_race", st.last_race, (n,), R.NOT_CHOSEN, k - 1)
+    _array("last_flip", st.last_flip, (4,), -1, k - 1)
     _array("in_window", st.in_window, (n, 2), 0, 1)
     check_int("state.last_seat", st.last_seat, -1, n - 1)
-    check_int("state.last_action", st.last_action, -1, PASS)
+    check_int("state.last_action", st.last_action, -1, st.game.actions.pass_)
     if st.last_phase not in (-1, R.NAME, R.FLIP, R.SWAP, R.RACE) or isinstance(st.last_phase, bool):
         raise ConfigError(
             f"state.last_phase={quote(st.last_phase)} is not allowed; allowed values: -1 (no "
@@ -76,16 +82,16 @@ def validate_state(st: StarMasterState) -> None:
                 "does not show its colour"
             )
     placed = st.layout[: st.setup_index]
-    if st.phase != R.SETUP and st.setup_index != NUM_SLOTS:
-        raise ConfigError(f"state.setup_index must be {NUM_SLOTS} after set-up")
+    if st.phase != R.SETUP and st.setup_index != k:
+        raise ConfigError(f"state.setup_index must be {k} after set-up")
     if len(set(placed.tolist())) != placed.size or (placed < 0).any():
-        raise ConfigError(f"state.layout {placed.tolist()} must hold distinct colours 0..8")
+        raise ConfigError(f"state.layout {placed.tolist()} must hold distinct colours 0..{k - 1}")
     if (st.layout[st.setup_index :] != -1).any():
         raise ConfigError("state.layout: slots not yet placed must be -1")
     for p in range(n):
-        if sorted(st.win_perm[p].tolist()) != list(range(NUM_SLOTS)):
-            raise ConfigError(f"state.win_perm[{p}] must be a permutation of 0..8")
-    if st.setup_index == NUM_SLOTS:
+        if sorted(st.win_perm[p].tolist()) != list(range(k)):
+            raise ConfigError(f"state.win_perm[{p}] must be a permutation of 0..{k - 1}")
+    if st.setup_index == k:
         for name in ("memory", "win_map"):
             arr = getattr(st, name)
             if ((arr >= 0) & (arr != st.layout[None, :])).any():
@@ -96,13 +102,15 @@ def validate_state(st: StarMasterState) -> None:
         isinstance(w, int) and not isinstance(w, bool) and 0 <= w < n for w in st.winners_list
     ):
         raise ConfigError(f"state.winners_list must be a list of seats 0..{n - 1}")
-    if (st.pawns.sum(axis=1) > 6).any():
-        raise ConfigError("state.pawns: a player holds at most 6 colours (the game ends there)")
+    if (st.pawns.sum(axis=1) > GOAL).any():
+        raise ConfigError(
+            f"state.pawns: a player holds at most {GOAL} colours (the game ends there)"
+        )
     ph = st.phase
     if ph == R.FLIP and st.target < 0:
-        raise ConfigError("state.target must be a colour 0..8 in the flip phase")
+        raise ConfigError(f"state.target must be a colour 0..{k - 1} in the flip phase")
     if ph == R.SWAP and st.found_slot < 0:
-        raise ConfigError("state.found_slot must be a slot 0..8 in the swap phase")
+        raise ConfigError(f"state.found_slot must be a slot 0..{k - 1} in the swap phase")
     if ph == R.NAME and st.white != STAR:
         raise ConfigError(f"state.white must be {STAR} (star) in the name phase")
     if ph == R.RACE and (

@@ -7,6 +7,8 @@ from moon_envs.star_master.rules import StarMasterGame, StarMasterState
 
 # slot -> colour; colour c sits on slot LAYOUT.index(c)
 LAYOUT = [4, 0, 7, 2, 8, 1, 5, 3, 6]
+LAYOUT6 = [4, 0, 2, 5, 1, 3]  # with num_colours=6
+LAYOUTS = {9: LAYOUT, 6: LAYOUT6}
 
 
 def where(colour: int, layout=LAYOUT) -> int:
@@ -25,7 +27,7 @@ def start(layout=LAYOUT, seed: int = 0, **params) -> StarMasterState:
 
 
 def roll(state: StarMasterState, white: int, black_star: bool = False) -> None:
-    """Roll the dice: ``white`` a colour 0..8 or 9 (star)."""
+    """Roll the dice: ``white`` a colour 0..num_colours-1 or 9 (star)."""
     assert state.current_player() == CHANCE
     state.apply_action(2 * white + int(black_star))
 
@@ -53,6 +55,18 @@ GRID = [
 ]
 
 
+# fewer colours: 6 and 7 colours x 1, 2 and 4 players x memory mode: 18 configurations
+COLOUR_GRID = [
+    dict(num_players=n, num_colours=k, memory=memory)
+    for k in (6, 7)
+    for n in (1, 2, 4)
+    for memory in MEMORY_MODES
+]
+
+
 def grid_id(params: dict) -> str:
     flags = [k for k in ("competition", "children", "solitaire") if params.get(k)]
-    return f"{params['num_players']}p-{'+'.join(flags) or 'standard'}-{params['memory']}"
+    name = f"{params['num_players']}p-{'+'.join(flags) or 'standard'}-{params['memory']}"
+    if "num_colours" in params:
+        name += f"-{params['num_colours']}colours"
+    return name

@@ -1,5 +1,6 @@
 """star_master_v0 through PettingZoo: API and seed tests over every player count x variant x
-memory mode, the no-leak guarantees of the observation, and the global state."""
+memory mode (and with 6 and 7 colours), the no-leak guarantees of the observation, and
+the global state."""
 
 from __future__ import annotations
 
@@ -11,10 +12,19 @@ import moon_envs
 from moon_envs.star_master.config import FLIP0, PASS, SWAP0
 from moon_envs.star_master.observation import CH
 from moon_envs.star_master.rules import PHASE_NAMES, RACE
-from tests.star_master.positions import GRID, LAYOUT, grid_id, roll, start, where
+from tests.star_master.positions import (
+    COLOUR_GRID,
+    GRID,
+    LAYOUT,
+    LAYOUTS,
+    grid_id,
+    roll,
+    start,
+    where,
+)
 
 
-@pytest.mark.parametrize("params", GRID, ids=grid_id)
+@pytest.mark.parametrize("params", GRID + COLOUR_GRID, ids=grid_id)
 def test_pettingzoo_api_and_seed_tests(params):
     # a short cap so that games end inside the tests' cycles
     api_test(moon_envs.make("star_master_v0", max_turns=10, **params), num_cycles=40)
@@ -61,20 +71,24 @@ def test_hidden_layouts_with_the_same_events_look_the_same_in_none_mode():
         assert _views(a, seat)[3] != _views(b, seat)[3]
 
 
+@pytest.mark.parametrize("colours", [9, 6])
 @pytest.mark.parametrize("chooser", [0, 1, 2])
-def test_sealed_race_choices_change_nothing_another_seat_sees(chooser):
+def test_sealed_race_choices_change_nothing_another_seat_sees(chooser, colours):
     """Whichever seat chooses (first, second or third of four), every other seat's
     observation, info, text view and the public name of the move are the same for every
-    choice, and its observation and info are those it had before the choice."""
-    base = start(num_players=4)
+    choice, and its observation and info are those it had before the choice (with 9 and
+    with 6 colours)."""
+    layout = LAYOUTS[colours]
+    base = start(layout, num_players=4, num_colours=colours)
+    abstain = base.game.actions.pass_
     roll(base, 0, black_star=True)
     for _ in range(chooser):  # the seats before the chooser abstain
-        base.apply_action(PASS)
+        base.apply_action(abstain)
     assert base.phase == RACE and base.current_player() == chooser
     others = [s for s in range(4) if s != chooser]
     before = {seat: _views(base, seat) for seat in others}
     outs = []
-    for choice in (PASS, where(0), 5):
+    for choice in (abstain, where(0, layout), 5):
         s = base.clone()
         for seat in others:
             assert s.action_to_public_string(choice, seat) == (
@@ -91,7 +105,7 @@ def test_sealed_race_choices_change_nothing_another_seat_sees(chooser):
     assert len({str(s) for s in outs}) == 1  # the spectator's text neither
     assert len({repr(s.info()) for s in outs}) == 1
     # the chooser itself knows its choice
-    assert [int(s.race_choice[chooser]) for s in outs] == [-1, where(0), 5]
+    assert [int(s.race_choice[chooser]) for s in outs] == [-1, where(0, layout), 5]
 
 
 def test_sealed_race_choice_stays_out_of_env_observations_and_infos():
@@ -117,32 +131,36 @@ def _one_hot(block: np.ndarray) -> int:
     return int(np.argmax(block))
 
 
-def test_global_state_holds_every_field_of_the_position():
+@pytest.mark.parametrize("k", [9, 6])
+def test_global_state_holds_every_field_of_the_position(k):
     """``env.state()`` decoded block by block gives back the true layout, pawns, dice,
     phase, sealed race choices, every memory, window and window permutation, the turn and
-    the player to move."""
-    state = start(num_players=3, memory="decay", forget_prob=0.4, seed=7)
+    the player to move (with 9 and with 6 colours)."""
+    layout = LAYOUTS[k]
+    state = start(layout, num_players=3, memory="decay", forget_prob=0.4, seed=7, num_colours=k)
     state._set_pawn(2, 5, 1)
     roll(state, 0, black_star=True)
-    state.apply_action(PASS)
-    state.apply_action(where(0))  # player_1 grabs red, sealed; player_2 to choose
+    state.apply_action(state.game.actions.pass_)
+    state.apply_action(where(0, layout))  # player_1 grabs red, sealed; player_2 to choose
     g = state.global_state()
     L = state.game.layout
-    n = 3
+    n, ch = 3, k + 1
+    assert ch == L.ch and (k != 9 or ch == CH)
     assert g.shape == state.game.spec.state_shape
-    slots = [_one_hot(g[s * CH : (s + 1) * CH]) - 1 for s in range(9)]
+    slots = [_one_hot(g[s * ch : (s + 1) * ch]) - 1 for s in range(k)]
     assert slots == state.layout.tolist()
-    assert g[L.g_pawns : L.g_white].reshape(n, 9).tolist() == state.pawns.tolist()
-    assert _one_hot(g[L.g_white : L.g_white + 10]) == state.white == 0
+    assert g[L.g_pawns : L.g_white].reshape(n, k).tolist() == state.pawns.tolist()
+    assert _one_hot(g[L.g_white : L.g_white + k + 1]) == state.white == 0
     assert g[L.g_black] == state.black_star == 1
     assert PHASE_NAMES[_one_hot(g[L.g_phase : L.g_phase + 9])] == "race"
-    assert not g[L.g_target : L.g_found + 9].any()  # no target nor found slot in a race
-    race = [_one_hot(g[L.g_race + 11 * p : L.g_race + 11 * (p + 1)]) - 2 for p in range(n)]
-    assert race == state.race_choice.tolist() == [-1, where(0), -2]
+    assert not g[L.g_target : L.g_found + k].any()  # no target nor found slot in a race
+    b = k + 2  # per seat: not chosen, abstain, the k slots
+    race = [_one_hot(g[L.g_race + b * p : L.g_race + b * (p + 1)]) - 2 for p in range(n)]
+    assert race == state.race_choice.tolist() == [-1, where(0, layout), -2]
     for p in range(n):
-        mem = g[L.g_mem + p * 90 : L.g_mem + (p + 1) * 90].reshape(9, CH)
-        win = g[L.g_win + p * 90 : L.g_win + (p + 1) * 90].reshape(9, CH)
-        perm = g[L.g_perm + p * 81 : L.g_perm + (p + 1) * 81].reshape(9, 9)
+        mem = g[L.g_mem + p * k * ch : L.g_mem + (p + 1) * k * ch].reshape(k, ch)
+        win = g[L.g_win + p * k * ch : L.g_win + (p + 1) * k * ch].reshape(k, ch)
+        perm = g[L.g_perm + p * k * k : L.g_perm + (p + 1) * k * k].reshape(k, k)
         assert (mem.argmax(axis=1) - 1).tolist() == state.memory[p].tolist()
         assert (win.argmax(axis=1) - 1).tolist() == state.win_map[p].tolist()
         assert perm.argmax(axis=1).tolist() == state.win_perm[p].tolist()

@@ -80,12 +80,15 @@ def test_a_seat_info_shows_the_last_race_only_until_its_next_decision():
     assert state.info_for(0)["last_race"] == state.info_for(2)["last_race"] == [-1, -1, -1]
 
 
+@pytest.mark.parametrize("colours", [9, 6])
 @pytest.mark.parametrize("memory", ["none", "perfect", "decay"])
-def test_fuzzed_resamples_keep_everything_the_seat_is_shown(memory):
+def test_fuzzed_resamples_keep_everything_the_seat_is_shown(memory, colours):
     """At decisions of random games, every seat's redraws keep its observation, info, text
     view and mask, stay valid positions, agree with its window and memory, and with the
-    last flip its info shows."""
-    game = StarMasterGame(num_players=3, memory=memory, forget_prob=0.3, max_turns=40)
+    last flip its info shows (with 9 and with 6 colours)."""
+    game = StarMasterGame(
+        num_players=3, memory=memory, forget_prob=0.3, max_turns=40, num_colours=colours
+    )
     rng = np.random.default_rng(0)
     checked = 0
     for seed in range(12):
@@ -141,9 +144,11 @@ def test_revealed_race_choices_are_kept_at_the_draw():
         )
 
 
-def _positions(memory: str, num_players: int = 3, games: int = 10):
+def _positions(memory: str, num_players: int = 3, games: int = 10, num_colours: int = 9):
     """Positions at every decision of seeded random games."""
-    game = StarMasterGame(num_players=num_players, memory=memory, max_turns=40)
+    game = StarMasterGame(
+        num_players=num_players, memory=memory, max_turns=40, num_colours=num_colours
+    )
     for seed in range(games):
         state = game.new_initial_state()
         rng = np.random.default_rng(seed)
@@ -153,10 +158,11 @@ def _positions(memory: str, num_players: int = 3, games: int = 10):
                 yield state.clone()
 
 
-def test_perfect_memory_resample_is_a_clone_outside_races():
+@pytest.mark.parametrize("colours", [9, 6])
+def test_perfect_memory_resample_is_a_clone_outside_races(colours):
     rng = np.random.default_rng(0)
     checked = 0
-    for state in _positions("perfect"):
+    for state in _positions("perfect", num_colours=colours):
         if state.phase == RACE:
             continue
         for p in range(state.game.num_players):
@@ -165,13 +171,15 @@ def test_perfect_memory_resample_is_a_clone_outside_races():
     assert checked > 500
 
 
-def test_perfect_memory_resample_in_a_race_redraws_only_other_seats_sealed_choices():
+@pytest.mark.parametrize("colours", [9, 6])
+def test_perfect_memory_resample_in_a_race_redraws_only_other_seats_sealed_choices(colours):
     """Inside a race the one difference from a clone is ``race_choice`` of the other
-    seats that have chosen; it is redrawn among abstain and the 9 slots."""
+    seats that have chosen; it is redrawn among abstain and the 9 slots (6 with 6
+    colours)."""
     rng = np.random.default_rng(0)
     redrawn = set()
     races = 0
-    for state in _positions("perfect"):
+    for state in _positions("perfect", num_colours=colours):
         if state.phase != RACE:
             continue
         races += 1
@@ -186,9 +194,9 @@ def test_perfect_memory_resample_in_a_race_redraws_only_other_seats_sealed_choic
                     if q == p or old == -2:
                         assert new == old
                     else:
-                        assert -1 <= new <= 8
+                        assert -1 <= new < colours
                         redrawn.add(int(new))
-    assert races > 20 and redrawn == set(range(-1, 9))
+    assert races > 20 and redrawn == set(range(-1, colours))
 
 
 def test_env_infos_are_each_seat_own_info():
