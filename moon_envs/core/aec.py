@@ -91,20 +91,6 @@ class _SetByReset:
         raise NotResetError(f"reset() needs to be called before {self.name}.")
 
 
-EPISODE_ATTRIBUTES = frozenset(
-    {
-        "agents",
-        "agent_selection",
-        "rewards",
-        "terminations",
-        "truncations",
-        "infos",
-        "_cumulative_rewards",
-    }
-)
-"""Attributes that exist from ``reset()`` on (``num_agents`` is ``len(agents)``)."""
-
-
 class MoonAECEnv(EnvSnapshots, EnvRender, AECEnv):
     """PettingZoo AEC environment over a moon-envs rules engine.
 

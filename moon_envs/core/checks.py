@@ -54,7 +54,8 @@ def _record(field: str, allowed: str) -> None:
 
 def check_choice(field: str, value: Any, allowed: Sequence[Any]) -> None:
     """Raise :class:`ConfigError` unless ``value`` is one of ``allowed``."""
-    _record(field, "one of " + ", ".join(repr(a) for a in allowed))
+    if _RECORDERS:
+        _record(field, "one of " + ", ".join(repr(a) for a in allowed))
     if value not in allowed:
         raise ConfigError(f"{field}={quote(value)} is not allowed; allowed values: {list(allowed)}")
 

@@ -43,8 +43,8 @@ def active() -> bool:
 
 
 def emit(element: str) -> None:
-    if _sink is not None and not _muted:
-        _sink.append(element)
+    """Record ``element``; callers check :func:`active` first."""
+    _sink.append(element)
 
 
 @contextmanager
