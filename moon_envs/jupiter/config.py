@@ -16,6 +16,7 @@ FULL_COLS = 6
 NUM_FACES = 6
 EMPTY = 0
 PROBE = 7  # cell code of seat s's probe is PROBE + s
+LINE_FEATURES = 3  # per cell, with line_features: probe gain, my probes, others' probes
 
 # stages
 _START, _MOVE, _ROLLING, _ROLLED, _OVER = "start", "move", "rolling", "rolled", "over"
@@ -50,6 +51,12 @@ class JupiterConfig:
         ties: [HOUSE] the rules name the player furthest along the track as the winner and
             say nothing of ties. ``"shared"`` (default): every player with the best score
             wins; ``"none"``: a tie for the best score leaves no winner (every return 0).
+        line_features: append three features per cell to the observation, computed from
+            the board (nothing new is revealed): the pips a probe placed there would score
+            now (/ 36), and how many of my probes and of the others' probes share its row
+            or column (/ probes per player, / probes of all others). They spare a small
+            network from learning row and column sums (the shipped trained agent uses
+            them). Default False: the observation is the board alone.
     """
 
     num_players: int = 2
@@ -60,6 +67,7 @@ class JupiterConfig:
     random_first_player: bool = True
     stuck_player: str = "skip"
     ties: str = "shared"
+    line_features: bool = False
 
     def __post_init__(self) -> None:
         check_int("num_players", self.num_players, 2, 4)
@@ -70,3 +78,4 @@ class JupiterConfig:
         check_bool("random_first_player", self.random_first_player)
         check_choice("stuck_player", self.stuck_player, STUCK_PLAYER_RULES)
         check_choice("ties", self.ties, TIE_RULES)
+        check_bool("line_features", self.line_features)

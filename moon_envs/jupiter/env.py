@@ -46,6 +46,11 @@ dice, a one-hot of the die waiting to be placed, ``tanh(score / 50)`` per player
 first), ``tanh((my score - best other) / 20)``, and the two variant flags.
 ``L = cells * (n + 7) + 2n + 10``: 158 for 2 players.
 
+With ``line_features=True`` three numbers per cell follow (cell-major), all read off the
+board: the pips a probe placed there would score now / 36, my probes sharing its row or
+column / ``num_probes``, and the others' probes there / (``num_probes`` × (n − 1)).
+``L`` grows by ``3 * cells`` (206 for 2 players). The shipped trained agent uses them.
+
 Rewards
 -------
 ``reward_mode="win"`` (default): 0 until the end; the winners (highest score; a tie is
@@ -60,7 +65,8 @@ scores clamped at 0; default False), ``expanding_universe`` (variant 2: full 6×
 until all probes and dice are used; default False), ``num_probes`` (6), ``num_dice`` (6),
 ``random_first_player`` (True: a chance node picks who starts, as the rules say; False:
 ``player_0`` starts), ``stuck_player`` (``"skip"`` or ``"end"``, default ``"skip"``),
-``ties`` (``"shared"`` or ``"none"``, default ``"shared"``), plus the env's ``render_mode``
+``ties`` (``"shared"`` or ``"none"``, default ``"shared"``), ``line_features`` (observation
+only, default False), plus the env's ``render_mode``
 (``"human"``, ``"ansi"``, ``"rgb_array"``), ``reward_mode`` and ``illegal_action``
 (``"raise"`` or ``"penalize"``).
 

@@ -27,6 +27,7 @@ from moon_envs.jupiter.config import (
     COLS_BY_PLAYERS,
     EMPTY,
     FULL_COLS,
+    LINE_FEATURES,
     NUM_FACES,
     PROBE,
     ROWS,
@@ -94,6 +95,8 @@ class JupiterGame(Game):
         cells = ROWS * cols
         n = cfg.num_players
         obs_len = cells * (n + NUM_FACES + 1) + n + 1 + NUM_FACES + n + 1 + 2
+        if cfg.line_features:
+            obs_len += LINE_FEATURES * cells
         return GameSpec(
             name="jupiter",
             num_players=n,

@@ -19,6 +19,7 @@ from moon_envs.jupiter.config import (
     _ROLLING,
     _START,
     EMPTY,
+    LINE_FEATURES,
     NUM_FACES,
     PROBE,
 )
@@ -224,5 +225,23 @@ class JupiterState(TextViews, State):
         tail.append(math.tanh((pts[player] - max(pts[q] for q in order[1:])) / 20.0))
         tail.append(float(cfg.black_moons))
         tail.append(float(cfg.expanding_universe))
-        out[k:] = tail
+        out[k : k + len(tail)] = tail
+        if cfg.line_features:
+            out[k + len(tail) :] = self._line_features(player)
         return out
+
+    def _line_features(self, player: int) -> np.ndarray:
+        """Per cell: a probe's gain there now / 36, my probes and the others' probes in its
+        row and column / their numbers (``line_features``), cell-major."""
+        g = self.game
+        cfg = g.config
+        lines = g.lines.astype(np.int64)
+        gain = lines @ g.code_value[self.cell]
+        owner = self.owner
+        mine = lines @ (owner == player).astype(np.int64)
+        others = lines @ ((owner >= 0) & (owner != player)).astype(np.int64)
+        feats = np.empty((g.num_cells, LINE_FEATURES), dtype=np.float32)
+        feats[:, 0] = np.clip(gain / 36.0, -1.0, 1.0)
+        feats[:, 1] = mine / cfg.num_probes
+        feats[:, 2] = others / (cfg.num_probes * (cfg.num_players - 1))
+        return feats.reshape(-1)

@@ -16,6 +16,8 @@ VARIANTS = [
     {"black_moons": True},
     {"expanding_universe": True},
     {"black_moons": True, "expanding_universe": True},
+    {"line_features": True},
+    {"line_features": True, "black_moons": True, "expanding_universe": True},
 ]
 CASES = [
     (n, v) for n in (2, 3, 4) for v in VARIANTS if not (n == 4 and v.get("expanding_universe"))

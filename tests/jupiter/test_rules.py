@@ -192,3 +192,31 @@ def test_action_strings_and_text_render():
     state.apply_action(g.probe_action(cell(g, "C", 2)))
     text = str(state)
     assert "player_0 probes C2" in text and "* player_1" in text
+
+
+def test_line_features_read_row_and_column_sums_off_the_board():
+    with_features, plain = fresh(line_features=True), fresh()
+    g = with_features.game
+    for state in (with_features, plain):
+        state.place(cell(g, "B", 1), face=4)
+        state.place(cell(g, "A", 3), face=2)
+        state.place(cell(g, "B", 3), seat=0)
+        state.place(cell(g, "D", 1), seat=1)
+        state.place(cell(g, "C", 4), seat=1)
+    obs = with_features.observation(0)
+    assert obs.shape == (158 + 3 * 16,)
+    assert np.array_equal(obs[:158], plain.observation(0))  # the board part is unchanged
+    feats = obs[158:].reshape(16, 3)
+    a1 = cell(g, "A", 1)  # row 1 holds the 4 and player_1's D1, column A the 2
+    assert feats[a1, 0] == pytest.approx(6 / 36)
+    assert feats[a1, 1] == 0 and feats[a1, 2] == pytest.approx(1 / 6)
+    b4 = cell(g, "B", 4)  # column B: the 4 and player_0's B3; row 4: player_1's C4
+    assert feats[b4, 0] == pytest.approx(4 / 36)
+    assert feats[b4, 1] == pytest.approx(1 / 6) and feats[b4, 2] == pytest.approx(1 / 6)
+    d4 = cell(g, "D", 4)  # column D: player_1's D1; row 4: player_1's C4; no die
+    assert tuple(feats[d4]) == (0.0, 0.0, pytest.approx(2 / 6))
+    seen_by_1 = with_features.observation(1)[158:].reshape(16, 3)  # "mine" and "others" swap
+    assert np.array_equal(seen_by_1[:, 1], feats[:, 2])
+    assert np.array_equal(seen_by_1[:, 2], feats[:, 1])
+    with pytest.raises(ConfigError, match="line_features"):
+        JupiterGame(line_features="yes")
