@@ -45,10 +45,12 @@ class ExperimentConfig(_Section):
 
         game = self.env.game_name()
         allowed = agent_names(game)
-        for section, specs in (
-            ("opponents.pool", self.opponents.pool),
-            ("eval.opponents", self.eval.opponents),
-        ):
+        sections = [("opponents.pool", self.opponents.pool)]
+        sections += [
+            (f"opponents.schedule.{i}.pool", step.pool)
+            for i, step in enumerate(self.opponents.schedule)
+        ]
+        for section, specs in [*sections, ("eval.opponents", self.eval.opponents)]:
             for spec in specs:
                 if spec.startswith(("ppo:", "ppo-trusted:")):
                     path = spec.partition(":")[2]

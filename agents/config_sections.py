@@ -9,6 +9,8 @@ the values that their error messages quote.
 
 from __future__ import annotations
 
+import itertools
+
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -37,6 +39,11 @@ class EnvConfig(_Section):
     id: str = Field("jupiter_v0", description="registered env id (moon_envs.list_envs())")
     params: dict[str, Any] = Field(
         default_factory=dict, description="parameters for moon_envs.make(id, **params)"
+    )
+    margin_shaping: float = Field(
+        0.0,
+        ge=0,
+        description="reward shaping, 0 = off: k * change of (own score - best other score)",
     )
 
     @field_validator("id")
@@ -117,11 +124,30 @@ class SnapshotConfig(_Section):
     save: bool = Field(True, description="also write each snapshot to checkpoints/")
 
 
+class PoolStep(_Section):
+    """From ``from_timesteps`` learner steps on, ``pool`` replaces the fixed pool."""
+
+    from_timesteps: int = Field(..., ge=1, description="learner steps at which this pool starts")
+    pool: list[str] = Field(..., min_length=1, description="the fixed pool from then on")
+
+
 class OpponentsConfig(_Section):
     """Who plays the other seats: agent specs (``random``, ``greedy``, ``ppo:PATH``, ...)."""
 
     pool: list[str] = Field(default_factory=lambda: ["random", "greedy"], min_length=1)
+    schedule: list[PoolStep] = Field(
+        default_factory=list, description="later pools, by increasing from_timesteps"
+    )
     snapshots: SnapshotConfig = Field(default_factory=SnapshotConfig)
+
+    @model_validator(mode="after")
+    def _increasing(self) -> OpponentsConfig:
+        starts = [step.from_timesteps for step in self.schedule]
+        if any(b <= a for a, b in itertools.pairwise(starts)):
+            raise ValueError(
+                f"schedule: from_timesteps must increase from step to step, got {starts}"
+            )
+        return self
 
 
 class BudgetConfig(_Section):

@@ -128,7 +128,7 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
     (run_dir / "seed").write_text(f"{config.seed}\n")
     tb_dir = run_dir / "tb" if config.output.tensorboard else None
     model = build_model(config, vec_env, tb_dir)
-    callback = _make_callback_class()(config, run_dir, fixed)
+    callback = _make_callback_class()(config, run_dir, fixed, game)
 
     budget = config.budget.total_timesteps or 2**62
     start = time.perf_counter()

@@ -39,9 +39,13 @@ def _make_callback_class():
     class SelfPlayCallback(BaseCallback):
         """Snapshots, evaluations, checkpoints, episode statistics and the progress bar."""
 
-        def __init__(self, config: ExperimentConfig, run_dir: Path, fixed: list[list[Any]]) -> None:
+        def __init__(
+            self, config: ExperimentConfig, run_dir: Path, fixed: list[list[Any]], game: str = ""
+        ) -> None:
             super().__init__(verbose=0)
             self.cfg = config
+            self.game = game
+            self.schedule = list(config.opponents.schedule)  # pool changes still to come
             self.run_dir = run_dir
             self.fixed = fixed
             self.snapshots: list[Any] = []
@@ -103,6 +107,8 @@ def _make_callback_class():
             if self.pbar is not None:
                 self.pbar.update(n)
             t = self.num_timesteps
+            while self.schedule and t >= self.schedule[0].from_timesteps:
+                self.next_pool()
             if t >= self.next_snapshot:
                 self.snapshot()
                 self.next_snapshot += self.cfg.opponents.snapshots.every_timesteps
@@ -140,6 +146,20 @@ def _make_callback_class():
                 self.training_env.env_method("set_opponents", [*fixed, *keep], indices=[i])
             if self.cfg.opponents.snapshots.save:
                 save_checkpoint(self.model, self.run_dir / "checkpoints" / f"snapshot_{t}.zip")
+
+        def next_pool(self) -> None:
+            """The schedule's next step: every env's fixed pool is replaced (snapshots stay)."""
+            from agents.train_setup import pool_agents
+
+            step = self.schedule.pop(0)
+            stage = len(self.cfg.opponents.schedule) - len(self.schedule)
+            self.fixed = [
+                pool_agents(self.cfg, self.game, step.pool, i, stage)
+                for i in range(self.cfg.algorithm.n_envs)
+            ]
+            keep = self.snapshots[-self.cfg.opponents.snapshots.max_in_pool :]
+            for i, fixed in enumerate(self.fixed):
+                self.training_env.env_method("set_opponents", [*fixed, *keep], indices=[i])
 
         def evaluate(self) -> None:
             from agents.evaluate import eval_columns, evaluate_learner

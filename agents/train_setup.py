@@ -33,27 +33,38 @@ def build_vec_env(config: ExperimentConfig, game: str) -> tuple[Any, list[list[A
     """The DummyVecEnv of ``n_envs`` single-agent envs and each env's fixed opponents."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.zoo import make_agent
     from moon_envs.core.wrappers import SingleAgentEnv
     from moon_envs.registry import make_single_agent
 
-    fixed: list[list[Any]] = []
-    for i in range(config.algorithm.n_envs):
-        fixed.append(
-            [
-                make_agent(spec, game, seed=config.seed * 7919 + 1000 * (i + 1) + j, name=spec)
-                for j, spec in enumerate(config.opponents.pool)
-            ]
-        )
+    fixed = [
+        pool_agents(config, game, config.opponents.pool, i, stage=0)
+        for i in range(config.algorithm.n_envs)
+    ]
 
     def factory(i: int):
         def _make() -> SingleAgentEnv:
-            return make_single_agent(config.env.id, opponents=fixed[i], **config.env.params)
+            return make_single_agent(
+                config.env.id,
+                opponents=fixed[i],
+                margin_shaping=config.env.margin_shaping,
+                **config.env.params,
+            )
 
         return _make
 
     vec = DummyVecEnv([factory(i) for i in range(config.algorithm.n_envs)])
     return vec, fixed
+
+
+def pool_agents(
+    config: ExperimentConfig, game: str, pool: list[str], env_index: int, stage: int
+) -> list[Any]:
+    """Env ``env_index``'s own seeded instances of a fixed pool (``stage`` 0 is
+    ``opponents.pool``, stage ``k`` the ``k``-th step of ``opponents.schedule``)."""
+    from agents.zoo import make_agent
+
+    base = config.seed * 7919 + 1000 * (env_index + 1) + 100_000 * stage
+    return [make_agent(spec, game, seed=base + j, name=spec) for j, spec in enumerate(pool)]
 
 
 def build_model(config: ExperimentConfig, vec_env: Any, tb_dir: Path | None) -> Any:

@@ -103,17 +103,23 @@ def make_single_agent(
     env_id: str,
     opponents: Any = None,
     learner_seat: int | None = None,
+    margin_shaping: float = 0.0,
     **params: Any,
 ) -> SingleAgentEnv:
     """The single-agent Gymnasium view of ``env_id`` (see :class:`SingleAgentEnv`).
 
-    ``opponents`` and ``learner_seat`` are :class:`SingleAgentEnv`'s (opponents may be agent
-    names, e.g. ``opponents=["greedy", "random"]``); ``params`` go to
+    ``opponents``, ``learner_seat`` and ``margin_shaping`` are :class:`SingleAgentEnv`'s
+    (opponents may be agent names, e.g. ``opponents=["greedy", "random"]``); ``params`` go to
     :func:`make`, with ``illegal_action`` defaulting to ``"penalize"`` so that unmasked
     samplers (``check_env``, plain PPO) run.
     """
     params.setdefault("illegal_action", "penalize")
-    return SingleAgentEnv(make(env_id, **params), opponents=opponents, learner_seat=learner_seat)
+    return SingleAgentEnv(
+        make(env_id, **params),
+        opponents=opponents,
+        learner_seat=learner_seat,
+        margin_shaping=margin_shaping,
+    )
 
 
 def _register_pettingzoo(entry: EnvEntry) -> None:

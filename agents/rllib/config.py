@@ -95,6 +95,21 @@ class RllibExperimentConfig(ExperimentConfig):
     opponents: RllibOpponentsConfig = Field(default_factory=RllibOpponentsConfig)
     ray: RayConfig = Field(default_factory=RayConfig)
 
+    @model_validator(mode="after")
+    def _sb3_only(self) -> RllibExperimentConfig:
+        """Options only the SB3 trainer has are refused, not silently ignored."""
+        if self.env.margin_shaping:
+            raise ValueError(
+                "env.margin_shaping: the rllib-ppo trainer has no reward shaping; allowed: 0 "
+                "(use algorithm.name: maskable_ppo for shaping)"
+            )
+        if self.opponents.schedule:
+            raise ValueError(
+                "opponents.schedule: the rllib-ppo trainer has no pool schedule; allowed: [] "
+                "(use algorithm.name: maskable_ppo for a schedule)"
+            )
+        return self
+
 
 def is_rllib(data: object) -> bool:
     """Whether raw config data names an RLlib algorithm (``algorithm.name`` or a bare

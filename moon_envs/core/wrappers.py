@@ -81,6 +81,13 @@ class SingleAgentEnv(gymnasium.Env):
             uniform random play. A member with
             ``reset(game, seat)`` is told at the start of every episode which seat it plays.
         learner_seat: fixed seat of the learner, or ``None`` to draw it each episode.
+        margin_shaping: reward shaping, off (0.0) by default. With a coefficient ``k``,
+            each step's reward also gets ``k`` times the change, since the learner's
+            previous decision, of its *score margin* (its score minus the best other
+            score; ``State.scores()``). Over a game the extra rewards add up to ``k``
+            times the final margin less the margin at the learner's first decision, so
+            it rewards winning by more and losing by less; the env's own reward (a win)
+            is unchanged beside it.
 
     Spaces: ``observation_space`` is the env's ``"observation"`` Box; ``action_space`` is
     its ``Discrete``. ``info["action_mask"]`` and :meth:`action_masks` give the mask;
@@ -95,6 +102,7 @@ class SingleAgentEnv(gymnasium.Env):
         env: MoonAECEnv,
         opponents: Sequence[Any] | None = None,
         learner_seat: int | None = None,
+        margin_shaping: float = 0.0,
     ) -> None:
         if not isinstance(env, MoonAECEnv):
             raise ConfigError(
@@ -109,6 +117,14 @@ class SingleAgentEnv(gymnasium.Env):
                 f"learner_seat={learner_seat} is out of range; allowed: 0..{n - 1} or None"
             )
         self.learner_seat = learner_seat
+        if isinstance(margin_shaping, bool) or not (
+            isinstance(margin_shaping, (int, float)) and 0 <= margin_shaping < float("inf")
+        ):
+            raise ConfigError(
+                f"margin_shaping={quote(margin_shaping)} is not allowed; allowed: a number >= 0"
+            )
+        self.margin_shaping = float(margin_shaping)
+        self._margin = 0.0
         if isinstance(opponents, str):
             opponents = [opponents]
         self.opponents: list[Any] = (
@@ -162,6 +178,7 @@ class SingleAgentEnv(gymnasium.Env):
             if not self.aec.terminations[self._learner]:
                 break  # the learner has a decision to make
         self.aec._cumulative_rewards[self._learner] = 0.0
+        self._margin = self._score_margin()
         return self._obs(), self._info()
 
     def step(self, action: Any):
@@ -172,6 +189,10 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_opponents()
         reward = float(aec._cumulative_rewards[self._learner])
         aec._cumulative_rewards[self._learner] = 0.0
+        if self.margin_shaping:
+            margin = self._score_margin()
+            reward += self.margin_shaping * (margin - self._margin)
+            self._margin = margin
         terminated = bool(aec.terminations[self._learner])
         truncated = bool(aec.truncations[self._learner])
         return self._obs(), reward, terminated, truncated, self._info()
@@ -184,6 +205,14 @@ class SingleAgentEnv(gymnasium.Env):
             view = aec.agent_view(agent)
             action = opp.act(view) if hasattr(opp, "act") else opp(view)
             aec.step(int(action))
+
+    def _score_margin(self) -> float:
+        """The learner's score minus the best other seat's score (0 with one seat)."""
+        if not self.margin_shaping:
+            return 0.0
+        scores = np.asarray(self.aec.game_state.scores(), dtype=np.float64)
+        others = np.delete(scores, self.seat)
+        return float(scores[self.seat] - others.max()) if others.size else 0.0
 
     def _obs(self) -> np.ndarray:
         return self.aec.game_state.observation(self.seat)
