@@ -12,6 +12,10 @@ PENDING_BEST = -2  # best_total while the round's optimum waits to be solved (au
 PHASES = ("first", "menu", "planet", "moon", "roll", "auction", "favourite", "bets", "play", "over")
 DIRECTION_NAMES = ("cw", "ccw", "cw x2", "ccw half")
 PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+OPTIMUM_FEATURES = 2
+"""Observation entries added by ``round_optimum``: the round's best total / 70, a flag."""
+OPTIMUM_PHASES = ("auction", "favourite", "bets")
+"""Phases in which ``round_optimum`` shows the round's best total (dice rolled, no move)."""
 
 
 def direction_name(direction: int, movement: str) -> str:

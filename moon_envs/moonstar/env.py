@@ -149,6 +149,8 @@ Parameters
 ``first_organizer`` ``"roll"``         or a seat number
 ``max_rounds``     100                 the game also ends after this many rounds
 ``solver_info``    True                solve each round for the ``info`` report
+``round_optimum``  False               observation: the round's best total (solver) and a
+                                       flag, from the roll until play begins
 ``ties``           ``"shared"``        or ``"none"`` (a tie at the top: all returns 0)
 ``no_bid_reading`` ``"round_not_``     or ``"organizer_sits_out"``: the organizer may not
                    ``played"``         bid in the round set up after nobody bid

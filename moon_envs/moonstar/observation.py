@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from moon_envs.core.game import TERMINAL
+from moon_envs.moonstar import solver
 from moon_envs.moonstar.constants import (
+    OPTIMUM_FEATURES,
+    OPTIMUM_PHASES,
     PHASE_INDEX,
 )
 from moon_envs.moonstar.variants import (
@@ -133,6 +136,9 @@ class Observations:
         out[i : i + n + 1] = self._score_features(player)
         if g.passed_len:
             out[i + n + 1 : i + 2 * n + 1] = self.passed[g.orders[player]]
+        if g.config.round_optimum and self.phase in OPTIMUM_PHASES:
+            best = solver.solve(self.situation(), with_plan=False).total
+            out[-OPTIMUM_FEATURES:] = (min(1.0, best / MAX_BID), 1.0)
         return out
 
     def _global_state(self) -> np.ndarray:

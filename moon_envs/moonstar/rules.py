@@ -25,6 +25,7 @@ from moon_envs.moonstar.constants import (
     DIRECTION_NAMES,
     FAIL_BONUS,
     NO_BID_BONUS,
+    OPTIMUM_FEATURES,
     NUM_BIDS,
     PHASES,
 )
@@ -100,6 +101,7 @@ class MoonstarGame(Game):
             + self.menu_size
             + 7
             + self.passed_len
+            + OPTIMUM_FEATURES * cfg.round_optimum
         )
         per_round = (
             1
@@ -122,7 +124,9 @@ class MoonstarGame(Game):
         self.t_menu = self.t_rules + 10
         self.t_round = self.t_menu + self.menu_size  # 7 scalars
         self.board_len = self.t_round + 7
-        self.zero_seat_part = np.zeros(9 * n + 1 + self.passed_len, dtype=np.float32)
+        self.zero_seat_part = np.zeros(
+            9 * n + 1 + self.passed_len + OPTIMUM_FEATURES * cfg.round_optimum, dtype=np.float32
+        )
         self.moon_base = NUM_STARS * 5
         self.dice_base = self.moon_base + 14 * self.max_moons
         self.face_base = self.dice_base + 2 * self.max_dice

@@ -123,6 +123,10 @@ class MoonstarConfig:
         max_rounds: the game also ends after this many rounds (highest score wins).
         solver_info: solve each round exactly when the auction ends, to report the best
             total and the regret in ``info`` (False saves the solver's time).
+        round_optimum: append two numbers to the observation: the best total the round's
+            moons and dice allow (the exact solver's, from public information) / 70,
+            clipped at 1, and a flag 1, while the dice are rolled and play has not begun
+            (auction, favourite star, side bets); 0 and 0 otherwise. Default False.
         ties: [HOUSE] ``"shared"`` (equal top scores share the win) or ``"none"`` (a tie
             at the top is nobody's win: every return is 0).
         no_bid_reading: [HOUSE] the seed's "il ne joue pas ce tour" after a round nobody
@@ -170,6 +174,7 @@ class MoonstarConfig:
     first_organizer: Any = "roll"
     max_rounds: int = 100
     solver_info: bool = True
+    round_optimum: bool = False
     ties: str = "shared"
     no_bid_reading: str = "round_not_played"
     exclusion_after_no_bid: str = "kept"
@@ -202,6 +207,7 @@ class MoonstarConfig:
             check_int("first_organizer", self.first_organizer, 0, self.num_players - 1)
         check_int("max_rounds", self.max_rounds, 1, 10_000)
         check_bool("solver_info", self.solver_info)
+        check_bool("round_optimum", self.round_optimum)
         check_choice("ties", self.ties, TIE_RULES)
         check_choice("no_bid_reading", self.no_bid_reading, NO_BID_READINGS)
         check_choice("exclusion_after_no_bid", self.exclusion_after_no_bid, EXCLUSION_AFTER_NO_BID)

@@ -26,6 +26,8 @@ COMBOS = [
     },
     {"num_players": 6, "dealer_menu": [2, 7, {"scoring": "chains", "challenges": True}]},
     {"num_players": 7, "game": 9, "challenges": True, "side_bets": True},
+    {"num_players": 2, "game": 1, "round_optimum": True},
+    {"num_players": 4, "game": 11, "round_optimum": True, "favourite_star": True},
 ]
 
 
@@ -206,3 +208,36 @@ def test_action_names():
     assert st.action_to_string(g.a_pass) == "pass"
     assert "failed" in st.action_to_string(g.bet_action(True, 2))
     assert st.action_to_string(g.move_action(3, 2, 1)).startswith("moon 3 with die 2")
+
+
+@pytest.mark.parametrize("params", [{"game": 1}, {"game": 6}, {"game": 11, "num_players": 3}])
+def test_round_optimum_shows_the_solvers_best_total_until_play_begins(params):
+    from moon_envs.moonstar import solver
+    from moon_envs.moonstar.constants import OPTIMUM_PHASES
+
+    params = {"num_players": 2, **params}
+    plain = moon_envs.make("moonstar_v1", **params)
+    env = moon_envs.make("moonstar_v1", round_optimum=True, **params)
+    rng = np.random.default_rng(1)
+    plain.reset(seed=5)
+    env.reset(seed=5)
+    shown = 0
+    for _ in range(400):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        state = env.game_state
+        obs = env.observe(agent)
+        base = plain.observe(agent)["observation"]
+        assert np.array_equal(obs["observation"][:-2], base)  # the rest is unchanged
+        tail = obs["observation"][-2:]
+        if state.phase in OPTIMUM_PHASES:
+            best = solver.solve(state.situation(), with_plan=False).total
+            assert tuple(tail) == (pytest.approx(min(1.0, best / 70)), 1.0)
+            shown += 1
+        else:
+            assert tuple(tail) == (0.0, 0.0)
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+        plain.step(action)
+    assert shown > 0
