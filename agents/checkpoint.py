@@ -80,6 +80,21 @@ def save_checkpoint(model: Any, path: str | Path) -> Path:
     return p
 
 
+def export_policy(src: str | Path, dst: str | Path) -> Path:
+    """Copy the two entries :func:`load_policy` reads (the JSON description and the
+    weights) from checkpoint ``src`` into a new, compressed zip ``dst``: the smallest file
+    an agent spec ``ppo:PATH`` plays from (no optimizer state, nothing pickled). The
+    weights are checked by loading ``src`` first."""
+    p = checkpoint_path(src)
+    load_policy(p)  # refuse anything that would not load
+    out = Path(dst)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(p) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for entry in (SIDECAR, WEIGHTS):
+            zout.writestr(entry, zin.read(entry))
+    return out
+
+
 def policy_description(policy: Any) -> dict[str, Any]:
     """The JSON description of a ``MaskableActorCriticPolicy`` (architecture and spaces)."""
     import torch

@@ -10,6 +10,7 @@
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 3]
+    moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
 
 Bad input (unknown env id, agent, parameter or config field) prints one clear message
 and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
@@ -27,6 +28,7 @@ from typing import TextIO
 
 from agents.commands.bench import cmd_bench
 from agents.commands.evaluate import cmd_eval
+from agents.commands.ladder import add_ladder_parser, cmd_ladder
 from agents.commands.list_envs import cmd_list
 from agents.commands.play import cmd_play
 from agents.commands.train import cmd_train
@@ -38,6 +40,7 @@ __all__ = [  # the entry point and, for existing imports, the subcommands and he
     "build_parser",
     "cmd_bench",
     "cmd_eval",
+    "cmd_ladder",
     "cmd_list",
     "cmd_play",
     "cmd_train",
@@ -109,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
     be.add_argument("--seconds", type=float, default=3.0, help="seconds per env")
     be.add_argument("--seed", type=int, default=0)
+
+    add_ladder_parser(sub)
     return p
 
 
@@ -124,6 +129,7 @@ def main(
         "train": lambda a: cmd_train(a, out),
         "eval": lambda a: cmd_eval(a, out),
         "bench": lambda a: cmd_bench(a, out),
+        "ladder": lambda a: cmd_ladder(a, out),
     }
     try:
         args = build_parser().parse_args(argv)

@@ -11,6 +11,9 @@ An agent spec is a string:
                                    files only;
 * ``"rllib:PATH"``                 a model trained by RLlib (``agents.rllib.agent``), loaded
                                    without unpickling.
+* ``"trained"``                    the policy shipped for the game in ``agents/trained/``
+                                   (``GAME.zip``, trained by ``configs/GAME_ppo.yaml``; see
+                                   docs/ladder.md), loaded like ``ppo:PATH``.
 * ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
   ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
   :mod:`agents.search.spec`).
@@ -25,6 +28,7 @@ Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from moon_envs.core.game import ConfigError
@@ -49,10 +53,36 @@ _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
 _ANY_GAME = {"random": "agents.random_agent:RandomAgent", "mcts": "agents.search:MCTSAgent"}
 
 
+TRAINED_DIR = Path(__file__).parent / "trained"
+"""Where the shipped trained policies live: ``<game>.zip`` per game (``GameSpec.name``)."""
+
+
+def trained_model(game: str) -> Path | None:
+    """The shipped trained policy of ``game``, or None if the game has none."""
+    path = TRAINED_DIR / f"{game}.zip"
+    return path if path.is_file() else None
+
+
+def model_path(spec: str, game: str) -> Path | None:
+    """The model file or folder a spec loads (``ppo:``, ``ppo-trusted:``, ``rllib:``,
+    ``trained``), or None for agents without one."""
+    if spec == "trained":
+        return trained_model(game)
+    for prefix in ("ppo:", "ppo-trusted:", "rllib:"):
+        if spec.startswith(prefix):
+            from agents.checkpoint import checkpoint_path
+
+            path = spec[len(prefix) :]
+            return Path(path) if prefix == "rllib:" else checkpoint_path(path)
+    return None
+
+
 def agent_names(game: str) -> list[str]:
-    """Agent names usable with ``game`` (besides ``ppo:PATH``)."""
+    """Agent names usable with ``game`` (besides ``ppo:PATH`` and ``rllib:PATH``)."""
     names = set(_ANY_GAME) | set(_BY_GAME.get(game, {}))
     names |= {a for a, b in _ALIASES.items() if b in names}
+    if trained_model(game) is not None:
+        names.add("trained")
     return sorted(names)
 
 
@@ -70,6 +100,16 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
 
         trusted, path = spec.startswith("ppo-trusted:"), spec.partition(":")[2]
         return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
+    if spec == "trained":
+        from agents.policy import PolicyAgent
+
+        path = trained_model(game)
+        if path is None:
+            have = sorted(p.stem for p in TRAINED_DIR.glob("*.zip"))
+            raise ConfigError(
+                f"no trained policy is shipped for game {game!r}; games with one: {have}"
+            )
+        return PolicyAgent.load(path, name=name or "trained", seed=seed)
     if spec.startswith("rllib:"):  # RLlib back-end (agents/rllib/agent.py)
         from agents.rllib.agent import RllibAgent
 

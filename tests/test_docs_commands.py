@@ -11,6 +11,8 @@ the same command with smaller budgets:
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
 * ``bench``: ``--seconds 0.1``;
+* ``ladder``: 1 game per pairing, 1 worker (the published agents, budgets and parameters
+  as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
   rounds; an ``eval`` without ``--games`` plays 2;
 * ``train CONFIG``: a copy of CONFIG with 128 timesteps, 2 envs of 64 steps, no
@@ -134,6 +136,13 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
     if command in ("eval", "play") and any(a.startswith("mcts") for a in out):
         if len(out) > 1 and out[1].startswith("moonstar"):  # a rollout plays ~30 rounds
             out += ["--param", "max_rounds=2"]
+    if command == "ladder":
+        for flag, value in (("--games", "1"), ("--workers", "1")):
+            if flag in out:
+                out[out.index(flag) + 1] = value
+            else:
+                out += [flag, value]
+        out.append("--no-progress")
     if command == "bench":
         if "--seconds" in out:
             out[out.index("--seconds") + 1] = "0.1"
