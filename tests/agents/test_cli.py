@@ -53,7 +53,8 @@ def test_parse_values() -> None:
 def test_list() -> None:
     code, out = run(["list", "--params"])
     assert code == 0
-    assert "jupiter_v0" in out and "agents: greedy, heuristic, mcts, random, ppo:PATH" in out
+    assert "jupiter_v0" in out
+    assert "agents: greedy, heuristic, mcts, random, trained, ppo:PATH" in out
     assert "num_players" in out
 
 

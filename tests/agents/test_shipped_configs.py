@@ -14,7 +14,8 @@ SHIPPED = sorted((ROOT / "configs").glob("*.yaml"))
 
 def test_configs_are_shipped() -> None:
     names = {p.name for p in SHIPPED}
-    assert {"jupiter_ppo.yaml", "moonstar_ppo.yaml"} <= names
+    games = ["jupiter", "moonstar", "moon_harvesters", "star_master", "moonwakers"]
+    assert {f"{game}_ppo.yaml" for game in games} <= names
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
@@ -51,3 +52,19 @@ def test_shipped_config_trains_end_to_end(path: Path, tmp_path: Path) -> None:
     last = result.metrics[-1]
     for opponent in cfg.eval.opponents:
         assert 0.0 <= last[f"eval_{opponent}_win_rate"] <= 1.0
+
+
+def test_every_game_has_a_config_whose_observation_the_ladder_uses() -> None:
+    """configs/<game>_ppo.yaml trains the policy shipped as agents/trained/<game>.zip; the
+    published ladder must build the env it was trained on (same observation), 2 players."""
+    from agents.ladder_lineups import LADDERS
+    from moon_envs import make
+
+    for env_id, plan in LADDERS.items():
+        game = make(env_id, **plan.env_params).game.spec.name
+        cfg = load_config(ROOT / "configs" / f"{game}_ppo.yaml")
+        assert cfg.env.id == env_id and cfg.algorithm.name == "maskable_ppo"
+        trained_with = {k: v for k, v in cfg.env.params.items() if k != "reward_mode"}
+        ladder = {k: v for k, v in plan.env_params.items() if k != "solver_info"}
+        assert trained_with.get("num_players") == 2
+        assert {k: v for k, v in trained_with.items() if k != "solver_info"} == ladder
