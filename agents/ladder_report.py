@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.ratings import fit_elo, wilson_interval
-from agents.results import GameRecord, pairwise_results
+from agents.results import GAME_COLUMNS, GameRecord, game_columns, pairwise_results
 
 
 @dataclass(frozen=True)
@@ -202,20 +202,9 @@ class LadderResult:
         (out / "ladder.json").write_text(json.dumps(self.to_json(), indent=2) + "\n")
         with open(out / "games.csv", "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["pairing", "game", "seed", "seats", "scores", "winners", "length"])
+            w.writerow(["pairing", *GAME_COLUMNS])
             for (a, b), records in self.games.items():
-                for g in records:
-                    w.writerow(
-                        [
-                            f"{a} vs {b}",
-                            g.game,
-                            g.seed,
-                            " ".join(g.seats),
-                            " ".join(f"{s:g}" for s in g.scores),
-                            " ".join(map(str, g.winners)),
-                            g.length,
-                        ]
-                    )
+                w.writerows([f"{a} vs {b}", *game_columns(g)] for g in records)
         if plot:
             try:
                 self.plot(out / "ladder.png")

@@ -189,16 +189,11 @@ class TournamentResult:
     def write_games_csv(self, path: str | Path) -> None:
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["game", "seed", "seats", "scores", "winners", "length", "ms_per_move"])
+            w.writerow([*GAME_COLUMNS, "ms_per_move"])
             for g in self.games:
                 w.writerow(
                     [
-                        g.game,
-                        g.seed,
-                        " ".join(g.seats),
-                        " ".join(f"{s:g}" for s in g.scores),
-                        " ".join(map(str, g.winners)),
-                        g.length,
+                        *game_columns(g),
                         " ".join(
                             f"{1000 * t / n:.3g}" if n else "-"
                             for n, t in zip(g.decisions, g.seconds)
@@ -246,6 +241,22 @@ class TournamentResult:
             except ImportError:
                 pass  # matplotlib is optional (pip install "moon-envs[train]")
         return out
+
+
+GAME_COLUMNS = ["game", "seed", "seats", "scores", "winners", "length"]
+"""The columns :func:`game_columns` fills, for a games.csv header."""
+
+
+def game_columns(g: GameRecord) -> list[Any]:
+    """One game as the first columns of a games.csv row (see :data:`GAME_COLUMNS`)."""
+    return [
+        g.game,
+        g.seed,
+        " ".join(g.seats),
+        " ".join(f"{s:g}" for s in g.scores),
+        " ".join(map(str, g.winners)),
+        g.length,
+    ]
 
 
 def _ms(ms: float) -> str:
