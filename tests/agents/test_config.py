@@ -25,9 +25,11 @@ def test_defaults_are_valid() -> None:
 def test_shipped_config_loads() -> None:
     cfg = load_config(ROOT / "configs" / "jupiter_ppo.yaml")
     assert cfg.env.params["num_players"] == 2
-    assert cfg.algorithm.n_envs == 8 and cfg.algorithm.net_arch == [128, 128]
+    assert cfg.env.params["line_features"] is True and cfg.env.margin_shaping == 0.02
+    assert cfg.algorithm.n_envs == 16 and cfg.algorithm.net_arch == [256, 256]
     assert set(cfg.opponents.pool) == {"random", "greedy"}
-    assert cfg.budget.total_timesteps and cfg.budget.total_timesteps > 0
+    assert [(s.from_timesteps, s.pool) for s in cfg.opponents.schedule] == [(1048576, ["greedy"])]
+    assert cfg.budget.total_timesteps == 3145728
 
 
 def test_overrides_apply_and_are_validated(tmp_path: Path) -> None:
