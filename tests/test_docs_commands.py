@@ -11,8 +11,8 @@ the same command with smaller budgets:
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
 * ``bench``: ``--seconds 0.1``;
-* ``ladder``: 1 game per pairing, 1 worker (the published agents, budgets and parameters
-  as they are);
+* ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder (the published
+  agents, budgets and parameters as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
   rounds; an ``eval`` without ``--games`` plays 2;
 * ``train CONFIG``: a copy of CONFIG with 128 timesteps, 2 envs of 64 steps, no
@@ -142,6 +142,8 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
                 out[out.index(flag) + 1] = value
             else:
                 out += [flag, value]
+        if "--out" not in out:  # the default folder is ladders/ENV in the working directory
+            out += ["--out", str(tmp / "files" / "ladder")]
         out.append("--no-progress")
     if command == "bench":
         if "--seconds" in out:
