@@ -112,7 +112,7 @@ def test_play_human_quits_and_eof() -> None:
         (["play", "nope_v0"], "registered ids"),
         (
             ["play", "jupiter_v0", "--agents", "bogus", "random"],
-            "allowed: ['greedy', 'heuristic', 'mcts', 'random']",
+            "allowed: ['greedy', 'heuristic', 'mcts', 'random', 'trained']",
         ),
         (["play", "jupiter_v0", "--agents", *["random"] * 5], "cannot seat them"),
         (
