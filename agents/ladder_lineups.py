@@ -22,7 +22,7 @@ from moon_envs.core.game import ConfigError
 
 @dataclass(frozen=True)
 class LadderPlan:
-    """One game's ladder: env parameters and ``label -> agent spec`` (strongest last)."""
+    """One game's ladder: env parameters and ``label -> agent spec``."""
 
     env_params: dict[str, Any]
     agents: dict[str, str]
