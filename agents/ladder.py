@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import os
 import re
 import zlib
 from collections.abc import Callable, Mapping
@@ -97,7 +96,6 @@ def play_chunk(
     from agents.zoo import make_agent
     from moon_envs import make
 
-    _one_thread()
     env = make(env_id, **dict(env_params))
     game = env.game.spec.name
     (la, sa), (lb, sb) = pair
@@ -105,6 +103,7 @@ def play_chunk(
         make_agent(sa, game, seed=_agent_seed(seed, la, lb, chunk), name=la),
         make_agent(sb, game, seed=_agent_seed(seed, lb, la, chunk), name=lb),
     ]
+    _one_thread()  # after the agents: loading a policy is what imports torch
     labels = (la, lb)
     seats_n = env.game.spec.num_players
     records = []
@@ -285,7 +284,6 @@ def _run_chunks(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     ctx = multiprocessing.get_context("spawn")  # no torch thread pools inherited by fork
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         futures = {

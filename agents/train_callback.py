@@ -40,7 +40,7 @@ def _make_callback_class():
         """Snapshots, evaluations, checkpoints, episode statistics and the progress bar."""
 
         def __init__(
-            self, config: ExperimentConfig, run_dir: Path, fixed: list[list[Any]], game: str = ""
+            self, config: ExperimentConfig, run_dir: Path, fixed: list[list[Any]], game: str
         ) -> None:
             super().__init__(verbose=0)
             self.cfg = config

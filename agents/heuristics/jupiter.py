@@ -44,7 +44,7 @@ class GreedyAgent:
         g = state.game
         n = g.config.num_players
         c = g.num_cells
-        lines = g.lines.astype(np.int64)
+        lines = g.line_counts
         empty = state.cell == 0
         values = np.full(2 * c + 1, -np.inf)
 

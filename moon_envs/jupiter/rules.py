@@ -60,6 +60,7 @@ class JupiterGame(Game):
         same_line = (rr[:, None] == rr[None, :]) | (cc[:, None] == cc[None, :])
         np.fill_diagonal(same_line, False)
         self.lines = same_line  # lines[c, d]: cells c and d share a row or a column
+        self.line_counts = same_line.astype(np.int64)  # the same as 0/1, for sums by matmul
         self.line_cells = [np.flatnonzero(row) for row in same_line]
         n = cfg.num_players
         # Cell codes (State.cell): 0 empty, 1..6 a die with that face, PROBE + s a probe of seat s.

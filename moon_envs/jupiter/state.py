@@ -235,7 +235,7 @@ class JupiterState(TextViews, State):
         row and column / their numbers (``line_features``), cell-major."""
         g = self.game
         cfg = g.config
-        lines = g.lines.astype(np.int64)
+        lines = g.line_counts
         gain = lines @ g.code_value[self.cell]
         owner = self.owner
         mine = lines @ (owner == player).astype(np.int64)
