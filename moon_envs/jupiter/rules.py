@@ -15,7 +15,11 @@ or ends the game (``stuck_player`` [HOUSE]). The game ends when every cell is oc
 winner (``ties`` [HOUSE]).
 
 The game (:class:`JupiterGame`, its tables and action ids) is here; the constants and
-parameters are in ``config``, the position in ``state``, its text in ``text``.
+parameters are in ``config``, the position in ``state``, its text in ``text``, its
+snapshot checks in ``snapshot``. The modules import one another top down, ``rules`` →
+``state`` → ``text``, ``snapshot`` → ``protocols`` → ``config``; the lower modules know
+the game and a position only through the typing protocols of ``protocols``. This module
+re-exports the constants, the config and :class:`~moon_envs.jupiter.state.JupiterState`.
 """
 
 from __future__ import annotations
@@ -36,19 +40,14 @@ from moon_envs.jupiter.config import (
     TIE_RULES,
     JupiterConfig,
 )
-
-# the stages' names, imported from here by moon_envs.jupiter.snapshot
-from moon_envs.jupiter.config import _MOVE as _MOVE
-from moon_envs.jupiter.config import _OVER as _OVER
-from moon_envs.jupiter.config import _ROLLED as _ROLLED
-from moon_envs.jupiter.config import _ROLLING as _ROLLING
-from moon_envs.jupiter.config import _START as _START
+from moon_envs.jupiter.state import JupiterState
 
 
 class JupiterGame(Game):
     """Jupiter's immutable rules; see :class:`JupiterConfig` for the parameters."""
 
     config_class = JupiterConfig
+    state_class = JupiterState
 
     def __init__(self, config: JupiterConfig | None = None, **params) -> None:
         super().__init__(config, **params)
@@ -126,10 +125,6 @@ class JupiterGame(Game):
         r, c = divmod(cell, self.cols)
         return f"{'ABCDEF'[c]}{r + 1}"
 
-
-from moon_envs.jupiter.state import JupiterState  # noqa: E402  (the state needs the game's module)
-
-JupiterGame.state_class = JupiterState
 
 __all__ = [
     "COLS_BY_PLAYERS",

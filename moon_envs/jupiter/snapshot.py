@@ -1,7 +1,7 @@
 """Checks of a Jupiter position rebuilt from an untrusted snapshot (``State.validate``).
 
 The snapshot must hold exactly the fields of a position (no unknown, none missing). Every
-field of :class:`~moon_envs.jupiter.rules.JupiterState` is checked for its type,
+field of :class:`~moon_envs.jupiter.state.JupiterState` is checked for its type,
 dtype, shape and range, then the position for consistency: pieces are conserved (probes
 on the board plus probes in hand make ``num_probes`` per seat; dice on the board, in hand
 and rolling make ``num_dice``), the stage agrees with the die waiting to be placed, and
@@ -11,34 +11,30 @@ the player to move has a legal action. A failed check raises
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from typing import Any
 
 from moon_envs.core.checks import check_array, check_range
 from moon_envs.core.checks import check_position_fields as check_fields
 from moon_envs.core.game import ConfigError, check_choice, check_int
 from moon_envs.core.snapshot import quote
-
-if TYPE_CHECKING:
-    from moon_envs.jupiter.rules import JupiterState
+from moon_envs.jupiter.config import (
+    _MOVE,
+    _OVER,
+    _ROLLED,
+    _ROLLING,
+    _START,
+    NUM_FACES,
+    PROBE,
+    STAGES,
+)
+from moon_envs.jupiter.protocols import JupiterPosition
 
 EVENT_KINDS = ("start", "take", "roll", "probe", "die")
 """First entries of a ``last_action`` event tuple."""
 
 
-def validate_state(state: JupiterState) -> None:
+def validate_state(state: JupiterPosition) -> None:
     """Raise :class:`ConfigError` unless ``state`` is a consistent Jupiter position."""
-    from moon_envs.jupiter.rules import (
-        _MOVE,
-        _OVER,
-        _ROLLED,
-        _ROLLING,
-        _START,
-        NUM_FACES,
-        PROBE,
-        STAGES,
-    )
-
     check_fields(state)
     g = state.game
     cfg = g.config

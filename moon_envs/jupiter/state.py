@@ -1,13 +1,14 @@
 """Jupiter's position: the state's fields, legal moves, moves, turn order, results, observation.
 
 :class:`JupiterState` holds the rules of play; its text (move names, the board) comes
-from the ``text`` mixin.
+from the ``text`` mixin and its snapshot checks from ``snapshot``. The game
+(:mod:`moon_envs.jupiter.rules`) imports this module, not the reverse: a position reads
+its game's tables through :class:`~moon_envs.jupiter.protocols.JupiterTables`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,11 +24,9 @@ from moon_envs.jupiter.config import (
     NUM_FACES,
     PROBE,
 )
+from moon_envs.jupiter.protocols import JupiterTables
 from moon_envs.jupiter.snapshot import validate_state
 from moon_envs.jupiter.text import TextViews
-
-if TYPE_CHECKING:
-    from moon_envs.jupiter.rules import JupiterGame
 
 
 class JupiterState(TextViews, State):
@@ -39,9 +38,9 @@ class JupiterState(TextViews, State):
     ``player`` the seat to move; ``stage``; ``rolled`` the die waiting to be placed (0: none).
     """
 
-    game: JupiterGame
+    game: JupiterTables
 
-    def __init__(self, game: JupiterGame) -> None:
+    def __init__(self, game: JupiterTables) -> None:
         super().__init__(game)
         cfg = game.config
         n = cfg.num_players

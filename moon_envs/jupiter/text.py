@@ -6,18 +6,14 @@ the rules of play; the fields it reads are documented there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from moon_envs.jupiter.config import _OVER
-
-if TYPE_CHECKING:
-    from moon_envs.jupiter.rules import JupiterGame
+from moon_envs.jupiter.protocols import JupiterTables
 
 
 class TextViews:
     """Move names, event descriptions and the text board."""
 
-    game: JupiterGame
+    game: JupiterTables
 
     # ---- text --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:

@@ -24,7 +24,12 @@ cell is blocked; the placement mask is then a copy of the mover's block of flags
 
 The game (:class:`HarvestersGame`, its action ids and observation layout) is here; the
 parameters are in ``config``, the position in ``state`` (fields, legal moves, results),
-built from ``turns`` (the phases of play) and ``views`` (observation and text).
+built from ``turns`` (the phases of play) and ``views`` (observation and text), with its
+snapshot checks in ``snapshot``. The modules import one another top down, ``rules`` →
+``state`` → ``turns``, ``views``, ``snapshot`` → ``protocols`` → ``config`` → ``shapes``,
+with the phase names in ``constants``; the lower modules know the game and a position
+only through the typing protocols of ``protocols``. This module re-exports the constants,
+the config and :class:`~moon_envs.moon_harvesters.state.HarvestersState`.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from moon_envs.moon_harvesters.shapes import (
     build_footprints,
     parse_shapes,
 )
+from moon_envs.moon_harvesters.state import HarvestersState
 
 
 class HarvestersGame(Game):
@@ -71,6 +77,7 @@ class HarvestersGame(Game):
     """
 
     config_class = HarvestersConfig
+    state_class = HarvestersState
 
     def __init__(self, config: HarvestersConfig | None = None, **params: Any) -> None:
         super().__init__(config, **params)
@@ -173,10 +180,6 @@ def observation_length(n: int, k: int, cells: int) -> int:
     """Length of the observation vector (see the env's documentation page)."""
     return (n + 2) * cells + n + 1 + n + len(PHASES) + n * k + k + 1 + n + 1
 
-
-from moon_envs.moon_harvesters.state import HarvestersState  # noqa: E402  (the state needs the game's module)
-
-HarvestersGame.state_class = HarvestersState
 
 __all__ = [
     "ALL_PHASES",

@@ -1,7 +1,7 @@
 """Checks of a Moon Harvesters position rebuilt from an untrusted snapshot (``State.validate``).
 
 The snapshot must hold exactly the fields of a position (no unknown, none missing). Every
-field of :class:`~moon_envs.moon_harvesters.rules.HarvestersState` is checked for
+field of :class:`~moon_envs.moon_harvesters.state.HarvestersState` is checked for
 its type, dtype, shape and range, then the position for consistency: deposits and craters
 are conserved, each seat's cells match its harvesters, the kinds taken and on offer agree,
 the "still fits" flags and the observation equal their recomputation, and the phase
@@ -11,23 +11,18 @@ raises :class:`~moon_envs.core.game.ConfigError` naming the field and what is al
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.core.checks import check_array, check_range
 from moon_envs.core.checks import check_position_fields as check_fields
 from moon_envs.core.game import ConfigError, check_choice, check_int
 from moon_envs.core.snapshot import quote
+from moon_envs.moon_harvesters.constants import ALL_PHASES, AUCTION, CRATERS, DEPOSITS, PLACE
+from moon_envs.moon_harvesters.protocols import HarvestersPosition
 
-if TYPE_CHECKING:
-    from moon_envs.moon_harvesters.rules import HarvestersState
 
-
-def validate_state(state: HarvestersState) -> None:
+def validate_state(state: HarvestersPosition) -> None:
     """Raise :class:`ConfigError` unless ``state`` is a consistent Moon Harvesters position."""
-    from moon_envs.moon_harvesters.rules import ALL_PHASES, AUCTION, CRATERS, DEPOSITS, PLACE
-
     check_fields(state)
     g = state.game
     cfg = g.config

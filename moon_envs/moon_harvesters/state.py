@@ -2,24 +2,25 @@
 
 :class:`HarvestersState` combines the phases of play (``turns``: auction, craters,
 deposits, placements) with the views (``views``: observation, move names, text board).
-This module holds the fields, the cached mask, the protocol hooks and the results.
+This module holds the fields, the cached mask, the protocol hooks and the results; the
+snapshot checks are in ``snapshot``. The game (:mod:`moon_envs.moon_harvesters.rules`)
+imports this module, not the reverse: a position reads its game's tables through
+:class:`~moon_envs.moon_harvesters.protocols.HarvestersTables`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from moon_envs.core.game import TERMINAL, Game, State
 from moon_envs.moon_harvesters.constants import AUCTION, CRATERS, DEPOSITS, OVER, PHASES, PLACE
+from moon_envs.moon_harvesters.protocols import HarvestersTables
 from moon_envs.moon_harvesters.snapshot import validate_state
 from moon_envs.moon_harvesters.turns import TurnPhases
 from moon_envs.moon_harvesters.views import Views
-
-if TYPE_CHECKING:
-    from moon_envs.moon_harvesters.rules import HarvestersGame
 
 
 class HarvestersState(TurnPhases, Views, State):
@@ -37,9 +38,9 @@ class HarvestersState(TurnPhases, Views, State):
     to date by every action (other seats' views are a reordering of it).
     """
 
-    game: HarvestersGame
+    game: HarvestersTables
 
-    def __init__(self, game: HarvestersGame) -> None:
+    def __init__(self, game: HarvestersTables) -> None:
         super().__init__(game)
         cfg = game.config
         n, c = cfg.num_players, game.num_cells

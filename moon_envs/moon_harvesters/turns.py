@@ -6,20 +6,16 @@ mixin with the views; the fields it reads and writes are documented there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.moon_harvesters.constants import CRATERS, DEPOSITS, OVER, PLACE
-
-if TYPE_CHECKING:
-    from moon_envs.moon_harvesters.rules import HarvestersGame
+from moon_envs.moon_harvesters.protocols import HarvestersTables
 
 
 class TurnPhases:
     """The phases of play: auction, craters, deposits, placements and the turn order."""
 
-    game: HarvestersGame
+    game: HarvestersTables
 
     # ---- phases ------------------------------------------------------------------------------
     def _auction(self, action: int) -> None:

@@ -6,20 +6,16 @@ mixin with the phases of play; the fields it reads are documented there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.moon_harvesters.constants import AUCTION, COLUMN_LETTERS, DEPOSITS, OVER, PHASES
-
-if TYPE_CHECKING:
-    from moon_envs.moon_harvesters.rules import HarvestersGame
+from moon_envs.moon_harvesters.protocols import HarvestersTables
 
 
 class Views:
     """What a seat observes, the names of the moves and the text board."""
 
-    game: HarvestersGame
+    game: HarvestersTables
 
     # ---- observation ---------------------------------------------------------------------------
     def _observation(self, player: int) -> np.ndarray:
