@@ -152,6 +152,15 @@ class State(PositionData, ABC):
         self._last_win_delta: np.ndarray | None = None  # set only by the game-ending action
         self.move_number = 0  # player actions applied so far
 
+    @classmethod
+    def _game_class(cls) -> type[Game]:
+        """The :class:`Game` subclass whose ``state_class`` is this class (for
+        :meth:`from_dict` without a game)."""
+        for game_class in _all_subclasses(Game):
+            if getattr(game_class, "state_class", None) is cls:
+                return game_class
+        raise TypeError(f"no Game class declares state_class={cls.__name__}")
+
     # ---- hooks --------------------------------------------------------------------------
     @abstractmethod
     def _current_player(self) -> int: ...
@@ -393,3 +402,11 @@ class State(PositionData, ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} move={self.move_number} player={self.current_player()}>"
+
+
+def _all_subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out.append(sub)
+        out.extend(_all_subclasses(sub))
+    return out

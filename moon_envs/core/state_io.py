@@ -4,13 +4,17 @@ position as data.
 :class:`PositionData` is a mixin of :class:`moon_envs.core.game.State`: ``clone()``,
 ``copy``/``deepcopy``, ``to_dict()`` / ``from_dict()`` (JSON snapshots, safe on untrusted
 data: see :mod:`moon_envs.core.snapshot`), ``validate()`` and equality by snapshot.
+
+This module sits below :mod:`moon_envs.core.game`: it knows a game only through
+:class:`GameLike` (what a position needs of its rules) and asks the state class for its
+game class through :meth:`PositionData._game_class`, which ``State`` implements.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
@@ -19,16 +23,26 @@ from moon_envs.core.errors import ConfigError
 from moon_envs.core.snapshot import check_fields, check_like, check_same_config, quote
 from moon_envs.core.snapshot import decode as _decode
 from moon_envs.core.snapshot import encode as _encode
-from moon_envs.core.spec import CHANCE, TERMINAL
+from moon_envs.core.spec import CHANCE, TERMINAL, GameSpec
 
-if TYPE_CHECKING:
-    from moon_envs.core.game import Game, State
+S = TypeVar("S", bound="PositionData")
+
+
+class GameLike(Protocol):
+    """What a position needs of its game (:class:`moon_envs.core.game.Game` provides it)."""
+
+    spec: GameSpec
+    state_class: ClassVar[type]
+
+    def params(self) -> dict[str, Any]: ...
+
+    def new_initial_state(self) -> Any: ...
 
 
 class PositionData:
     """Copy, snapshot and validation methods of a position (see the module docstring)."""
 
-    game: Game
+    game: GameLike
     move_number: int
 
     def validate(self) -> None:
@@ -98,7 +112,7 @@ class PositionData:
                 )
 
     # ---- copy / serialise ----------------------------------------------------------------
-    def clone(self) -> State:
+    def clone(self: S) -> S:
         """An independent copy; ``game`` is shared (it is immutable)."""
         new = object.__new__(type(self))
         d = new.__dict__
@@ -113,10 +127,10 @@ class PositionData:
                 d[k] = v
         return new
 
-    def __copy__(self) -> State:
+    def __copy__(self: S) -> S:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self: S, memo: dict) -> S:
         new = self.clone()
         new.game = memo.get(id(self.game), self.game)  # keep sharing the copied env's game
         return new
@@ -127,7 +141,7 @@ class PositionData:
         return {"game": self.game.spec.name, "config": self.game.params(), "state": fields}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
+    def from_dict(cls: type[S], data: Mapping[str, Any], game: GameLike | None = None) -> S:
         """Inverse of :meth:`to_dict`, safe on untrusted data.
 
         Without ``game`` it is rebuilt from ``data["config"]``; with one, the snapshot's
@@ -166,14 +180,9 @@ class PositionData:
         return new
 
     @classmethod
-    def _game_class(cls) -> type[Game]:
-        from moon_envs.core.game import Game
-
-        for sub in Game.__subclasses__():
-            for g in [sub, *_all_subclasses(sub)]:
-                if getattr(g, "state_class", None) is cls:
-                    return g
-        raise TypeError(f"no Game class declares state_class={cls.__name__}")
+    def _game_class(cls) -> type:
+        """The game class whose ``state_class`` is this class (``State`` implements it)."""
+        raise NotImplementedError(f"{cls.__name__} does not name its game class")
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -181,11 +190,3 @@ class PositionData:
         return other.game == self.game and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _all_subclasses(cls: type) -> list[type]:
-    out = []
-    for s in cls.__subclasses__():
-        out.append(s)
-        out.extend(_all_subclasses(s))
-    return out
