@@ -16,26 +16,23 @@ per phase; the fields it reads and writes are documented there.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from moon_envs.core.game import CHANCE
 from moon_envs.moonstar.constants import (
     NO_BID_BONUS,
     PENDING_BEST,
 )
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.variants import (
     MAX_BID,
     MIN_BID,
 )
 
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
-
 
 class AuctionPhase:
     """The auction, the no-bid round and the sealed side bets."""
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
     def barred(self, seat: int) -> bool:
         """Whether ``seat`` may not bid this round (excluded after a failed bid, or the

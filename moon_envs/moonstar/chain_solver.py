@@ -20,7 +20,7 @@ interchangeable, so are dice of the same face), best immediate gains first, with
 
 from __future__ import annotations
 
-from moon_envs.moonstar.solver import (
+from moon_envs.moonstar.situation import (
     NUM_STARS,
     Situation,
     Solution,

@@ -10,7 +10,6 @@ per phase; the fields it reads and writes are documented there.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,20 +20,18 @@ from moon_envs.moonstar.constants import (
     OPTIMUM_PHASES,
     PHASE_INDEX,
 )
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.variants import (
     MAX_BID,
     MAX_PLANET_VALUE,
     NUM_STARS,
 )
 
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
-
 
 class Observations:
     """What a seat observes, and the global state."""
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
     def bets_visible(self, player: int, seat: int) -> bool:
         """Whether ``player`` may see ``seat``'s side bet (sealed until all have bet)."""

@@ -9,7 +9,6 @@ per phase; the fields it reads and writes are documented there.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,18 +16,16 @@ from moon_envs.moonstar import solver
 from moon_envs.moonstar.constants import (
     direction_name,
 )
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.variants import (
     NUM_STARS,
 )
-
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
 
 
 class PlayPhase:
     """Play by the high bidder: solver situation, move mask, move scores."""
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
     def situation(self, choose_red: bool | None = None) -> solver.Situation:
         """The current play situation for :mod:`moon_envs.moonstar.solver` (unmoved moons and

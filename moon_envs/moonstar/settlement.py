@@ -8,23 +8,19 @@ per phase; the fields it reads and writes are documented there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.moonstar.constants import (
     CHALLENGE_STAKE,
     FAIL_BONUS,
 )
-
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
+from moon_envs.moonstar.layout import MoonstarLayout
 
 
 class Settlement:
     """The end of a round: made or failed, stakes settled, exclusion, end."""
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
     def _settle(self) -> None:
         g = self.game

@@ -8,23 +8,19 @@ per phase; the fields it reads and writes are documented there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.variants import (
     MAX_MOONS_PER_STAR,
     MAX_PLANET_VALUE,
 )
 
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
-
 
 class SetupPhase:
     """Set-up of a round: first organizer, menu, planets, moons, roll."""
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
     # ---- round flow --------------------------------------------------------------------
     def _start_round(self, sitting_out: int = -1) -> None:

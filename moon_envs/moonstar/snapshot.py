@@ -7,21 +7,20 @@ consistency: the derived fields (the observation board, the move mask, the playe
 move) must equal what the position implies, so a snapshot cannot smuggle in a board that
 disagrees with its pieces. A failed check raises :class:`~moon_envs.core.game.ConfigError`
 naming the field and what is allowed.
+
+A part of :class:`~moon_envs.moonstar.state.MoonstarState`, which combines one mixin
+per phase; the fields it checks are documented there.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from moon_envs.core.game import ConfigError, check_choice, check_int
 from moon_envs.core.snapshot import quote
 from moon_envs.moonstar.constants import PHASES
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.variants import MAX_BID, MAX_MOONS_PER_STAR, MIN_BID, NUM_STARS
-
-if TYPE_CHECKING:
-    from moon_envs.moonstar.state import MoonstarState
 
 
 def _shape(field: str, value: np.ndarray, shape: tuple[int, ...]) -> None:
@@ -68,124 +67,131 @@ def _int_list(field: str, value: object, size: int, low: int, high: int) -> None
         check_int(f"{field}[{i}]", v, low, high)
 
 
-def check_report(st: MoonstarState) -> None:
-    """The round report (``info()["round_report"]``): ``None`` or a mapping with exactly
-    the keys of a no-bid round or of a played round, each of its type and range."""
-    rep = st.report
-    if rep is None:
-        return
-    if not isinstance(rep, dict):
-        raise ConfigError(f"report must be null or a round report mapping, got {quote(rep)}")
-    g = st.game
-    n = g.n
-    big = 10**9
-    keys = NO_BID_REPORT if rep.get("no_bid") is True else ROUND_REPORT
-    if set(rep) != set(keys):
-        raise ConfigError(
-            f"report has keys {quote(sorted(map(str, rep)), 200)}; a "
-            f"{'no-bid' if keys is NO_BID_REPORT else 'played'} round's report has {list(keys)}"
-        )
-    _int("report.round", rep["round"], 1, g.config.max_rounds)
-    _int("report.organizer", rep["organizer"], 0, n - 1)
-    _int_list("report.score_changes", rep["score_changes"], n, -big, big)
-    if keys is NO_BID_REPORT:
-        return
-    if rep["no_bid"] is not False or not isinstance(rep["made"], bool):
-        raise ConfigError(
-            f"report.no_bid and report.made must be true or false, got "
-            f"{quote(rep['no_bid'])} and {quote(rep['made'])}"
-        )
-    _int("report.bidder", rep["bidder"], 0, n - 1)
-    _int("report.bid", rep["bid"], MIN_BID, MAX_BID)
-    _int("report.achieved", rep["achieved"], 0, big)
-    _int("report.best_total", rep["best_total"], 0, big, none_ok=True)
-    _int("report.regret", rep["regret"], 0, big, none_ok=True)
-    _int("report.rules", rep["rules"], 0, len(g.rounds) - 1)
-    _int_list("report.side_bets", rep["side_bets"], n, -big, big)
-    challengers = rep["challengers"]
-    if not isinstance(challengers, list) or len(challengers) > n:
-        raise ConfigError(f"report.challengers must list seats, got {quote(challengers)}")
-    for i, seat in enumerate(challengers):
-        check_int(f"report.challengers[{i}]", seat, 0, n - 1)
+class SnapshotChecks:
+    """The checks of a position rebuilt from a snapshot (the ``State.validate`` hook)."""
 
+    game: MoonstarLayout
 
-def validate_state(st: MoonstarState) -> None:
-    """Raise :class:`ConfigError` unless ``st`` is a position Moonstar can reach."""
-    g = st.game
-    n = g.n
-    cfg = g.config
-    check_choice("phase", st.phase, PHASES)
-    check_int("rules_idx", st.rules_idx, 0, len(g.rounds) - 1)
-    r = st.rules
-    check_int("organizer", st.organizer, 0, n - 1)
-    check_int("round_no", st.round_no, 0, cfg.max_rounds)
-    for field in ("excluded", "pending_excluded", "sitting_out", "bidder", "bet_turn"):
-        check_int(field, getattr(st, field), -1, n - 1)
-    drawing = cfg.auction_order == "random" and st.phase == "auction"
-    check_int("to_move", st.to_move, -1 if drawing else 0, n - 1)
-    _shape("points", st.points, (n,))
-    _shape("planet_value", st.planet_value, (NUM_STARS,))
-    _range("planet_value", st.planet_value, 0, 50)
-    check_int("red_star", st.red_star, -1, NUM_STARS - 1)
-    if st.red_star >= 0 and st.planet_value[st.red_star] == 0:
-        raise ConfigError(f"red_star={st.red_star} is on a star without a planet")
-    for field, size in (("moon_star", g.max_moons), ("moon_moved", g.max_moons)):
-        _shape(field, getattr(st, field), (size,))
-    _range("moon_star", st.moon_star, -1, NUM_STARS - 1)
-    # between rounds (Game 12's menu, the end) the last round's pieces are still on the
-    # board under the next round's rules: check round sizes against the largest round
-    live = st.phase not in ("first", "menu", "over")
-    most_moves = max(rr.num_moves for rr in g.rounds)
-    check_int("moons_placed", st.moons_placed, 0, r.num_moons if live else g.max_moons)
-    for field in ("dice", "die_used"):
-        _shape(field, getattr(st, field), (g.max_dice,))
-    _range("dice", st.dice, 0, 6)
-    if (st.die_used & (st.dice == 0)).any():
-        raise ConfigError("die_used marks a die that is not on the table (dice == 0)")
-    if st.high_bid != 0:
-        check_int("high_bid", st.high_bid, MIN_BID, MAX_BID)
-    if (st.bidder >= 0) != (st.high_bid > 0):
-        raise ConfigError(f"bidder={st.bidder} disagrees with high_bid={st.high_bid}")
-    for field in ("passed", "challengers", "bet_side", "bet_idx", "bet_stake"):
-        _shape(field, getattr(st, field), (n,))
-    if st.passes != int(st.passed.sum()) or (st.bidder >= 0 and st.passed[st.bidder]):
-        raise ConfigError(
-            f"passes={st.passes} disagrees with passed={st.passed.tolist()} "
-            f"(the seats that passed since the last bid, never the high bidder)"
-        )
-    _range("bet_side", st.bet_side, -1, 1)
-    _range("bet_idx", st.bet_idx, 0, max(0, g.num_stakes - 1))
-    _range("bet_stake", st.bet_stake, 0, 10**9)
-    check_int("moves_done", st.moves_done, 0, r.num_moves if live else most_moves)
-    if int(st.die_used.sum()) != st.moves_done or int(st.moon_moved.sum()) != st.moves_done:
-        raise ConfigError(
-            f"moves_done={st.moves_done} disagrees with the dice used "
-            f"({int(st.die_used.sum())}) and the moons moved ({int(st.moon_moved.sum())})"
-        )
-    off_board = st.moon_moved & (st.moon_star < 0)
-    if off_board.any() and live and r.scoring != "chains":
-        raise ConfigError("a moved moon is off the board, which only Game 8's chains allow")
-    check_int("round_total", st.round_total, 0, 10**6)
-    check_int("best_total", st.best_total, -1, 10**6)
-    check_int("chain_star", st.chain_star, -1, NUM_STARS - 1)
-    check_int("chain_len", st.chain_len, 0, g.max_moons)
-    _shape("landed", st.landed, (NUM_STARS,))
-    _range("landed", st.landed, 0, g.max_moons)
-    _shape("moons_on_star", st.moons_on_star, (NUM_STARS,))
-    _range("moons_on_star", st.moons_on_star, 0, MAX_MOONS_PER_STAR)
-    if not isinstance(st.planets_to_place, list) or any(
-        not isinstance(v, int) or not 1 <= v <= 50 for v in st.planets_to_place
-    ):
-        raise ConfigError("planets_to_place must list planet values 1..50")
-    check_report(st)
-    _shape("board", st.board, (g.board_len,))
-    # at a player's turn the board must equal its from-scratch value (chance nodes are
-    # passed through at once and may hold a board still being updated)
-    at_turn = st._compute_player() >= 0
-    if at_turn and not np.allclose(st.board, st.board_features(), atol=1e-5):
-        raise ConfigError("board disagrees with the position (it is derived from the pieces)")
-    _shape("play_block", st.play_block, (g.max_moons, g.max_dice, g.num_dirs))
-    if st.phase == "play" and not np.array_equal(st.play_block, st.build_play_block()):
-        raise ConfigError("play_block disagrees with the moons and dice left to play")
-    if st.to_act != st._compute_player():
-        raise ConfigError(f"to_act={quote(st.to_act)} disagrees with the phase {st.phase!r}")
+    def _check_report(self) -> None:
+        """The round report (``info()["round_report"]``): ``None`` or a mapping with exactly
+        the keys of a no-bid round or of a played round, each of its type and range."""
+        rep = self.report
+        if rep is None:
+            return
+        if not isinstance(rep, dict):
+            raise ConfigError(f"report must be null or a round report mapping, got {quote(rep)}")
+        g = self.game
+        n = g.n
+        big = 10**9
+        keys = NO_BID_REPORT if rep.get("no_bid") is True else ROUND_REPORT
+        if set(rep) != set(keys):
+            raise ConfigError(
+                f"report has keys {quote(sorted(map(str, rep)), 200)}; a "
+                f"{'no-bid' if keys is NO_BID_REPORT else 'played'} round's report has {list(keys)}"
+            )
+        _int("report.round", rep["round"], 1, g.config.max_rounds)
+        _int("report.organizer", rep["organizer"], 0, n - 1)
+        _int_list("report.score_changes", rep["score_changes"], n, -big, big)
+        if keys is NO_BID_REPORT:
+            return
+        if rep["no_bid"] is not False or not isinstance(rep["made"], bool):
+            raise ConfigError(
+                f"report.no_bid and report.made must be true or false, got "
+                f"{quote(rep['no_bid'])} and {quote(rep['made'])}"
+            )
+        _int("report.bidder", rep["bidder"], 0, n - 1)
+        _int("report.bid", rep["bid"], MIN_BID, MAX_BID)
+        _int("report.achieved", rep["achieved"], 0, big)
+        _int("report.best_total", rep["best_total"], 0, big, none_ok=True)
+        _int("report.regret", rep["regret"], 0, big, none_ok=True)
+        _int("report.rules", rep["rules"], 0, len(g.rounds) - 1)
+        _int_list("report.side_bets", rep["side_bets"], n, -big, big)
+        challengers = rep["challengers"]
+        if not isinstance(challengers, list) or len(challengers) > n:
+            raise ConfigError(f"report.challengers must list seats, got {quote(challengers)}")
+        for i, seat in enumerate(challengers):
+            check_int(f"report.challengers[{i}]", seat, 0, n - 1)
+
+    def _validate(self) -> None:
+        """Raise :class:`ConfigError` unless this is a position Moonstar can reach."""
+        g = self.game
+        n = g.n
+        cfg = g.config
+        check_choice("phase", self.phase, PHASES)
+        check_int("rules_idx", self.rules_idx, 0, len(g.rounds) - 1)
+        r = self.rules
+        check_int("organizer", self.organizer, 0, n - 1)
+        check_int("round_no", self.round_no, 0, cfg.max_rounds)
+        for field in ("excluded", "pending_excluded", "sitting_out", "bidder", "bet_turn"):
+            check_int(field, getattr(self, field), -1, n - 1)
+        drawing = cfg.auction_order == "random" and self.phase == "auction"
+        check_int("to_move", self.to_move, -1 if drawing else 0, n - 1)
+        _shape("points", self.points, (n,))
+        _shape("planet_value", self.planet_value, (NUM_STARS,))
+        _range("planet_value", self.planet_value, 0, 50)
+        check_int("red_star", self.red_star, -1, NUM_STARS - 1)
+        if self.red_star >= 0 and self.planet_value[self.red_star] == 0:
+            raise ConfigError(f"red_star={self.red_star} is on a star without a planet")
+        for field, size in (("moon_star", g.max_moons), ("moon_moved", g.max_moons)):
+            _shape(field, getattr(self, field), (size,))
+        _range("moon_star", self.moon_star, -1, NUM_STARS - 1)
+        # between rounds (Game 12's menu, the end) the last round's pieces are still on the
+        # board under the next round's rules: check round sizes against the largest round
+        live = self.phase not in ("first", "menu", "over")
+        most_moves = max(rr.num_moves for rr in g.rounds)
+        check_int("moons_placed", self.moons_placed, 0, r.num_moons if live else g.max_moons)
+        for field in ("dice", "die_used"):
+            _shape(field, getattr(self, field), (g.max_dice,))
+        _range("dice", self.dice, 0, 6)
+        if (self.die_used & (self.dice == 0)).any():
+            raise ConfigError("die_used marks a die that is not on the table (dice == 0)")
+        if self.high_bid != 0:
+            check_int("high_bid", self.high_bid, MIN_BID, MAX_BID)
+        if (self.bidder >= 0) != (self.high_bid > 0):
+            raise ConfigError(f"bidder={self.bidder} disagrees with high_bid={self.high_bid}")
+        for field in ("passed", "challengers", "bet_side", "bet_idx", "bet_stake"):
+            _shape(field, getattr(self, field), (n,))
+        if self.passes != int(self.passed.sum()) or (self.bidder >= 0 and self.passed[self.bidder]):
+            raise ConfigError(
+                f"passes={self.passes} disagrees with passed={self.passed.tolist()} "
+                f"(the seats that passed since the last bid, never the high bidder)"
+            )
+        _range("bet_side", self.bet_side, -1, 1)
+        _range("bet_idx", self.bet_idx, 0, max(0, g.num_stakes - 1))
+        _range("bet_stake", self.bet_stake, 0, 10**9)
+        check_int("moves_done", self.moves_done, 0, r.num_moves if live else most_moves)
+        moves = self.moves_done
+        if int(self.die_used.sum()) != moves or int(self.moon_moved.sum()) != moves:
+            raise ConfigError(
+                f"moves_done={self.moves_done} disagrees with the dice used "
+                f"({int(self.die_used.sum())}) and the moons moved ({int(self.moon_moved.sum())})"
+            )
+        off_board = self.moon_moved & (self.moon_star < 0)
+        if off_board.any() and live and r.scoring != "chains":
+            raise ConfigError("a moved moon is off the board, which only Game 8's chains allow")
+        check_int("round_total", self.round_total, 0, 10**6)
+        check_int("best_total", self.best_total, -1, 10**6)
+        check_int("chain_star", self.chain_star, -1, NUM_STARS - 1)
+        check_int("chain_len", self.chain_len, 0, g.max_moons)
+        _shape("landed", self.landed, (NUM_STARS,))
+        _range("landed", self.landed, 0, g.max_moons)
+        _shape("moons_on_star", self.moons_on_star, (NUM_STARS,))
+        _range("moons_on_star", self.moons_on_star, 0, MAX_MOONS_PER_STAR)
+        if not isinstance(self.planets_to_place, list) or any(
+            not isinstance(v, int) or not 1 <= v <= 50 for v in self.planets_to_place
+        ):
+            raise ConfigError("planets_to_place must list planet values 1..50")
+        self._check_report()
+        _shape("board", self.board, (g.board_len,))
+        # at a player's turn the board must equal its from-scratch value (chance nodes are
+        # passed through at once and may hold a board still being updated)
+        at_turn = self._compute_player() >= 0
+        if at_turn and not np.allclose(self.board, self.board_features(), atol=1e-5):
+            raise ConfigError("board disagrees with the position (it is derived from the pieces)")
+        _shape("play_block", self.play_block, (g.max_moons, g.max_dice, g.num_dirs))
+        if self.phase == "play" and not np.array_equal(self.play_block, self.build_play_block()):
+            raise ConfigError("play_block disagrees with the moons and dice left to play")
+        if self.to_act != self._compute_player():
+            raise ConfigError(
+                f"to_act={quote(self.to_act)} disagrees with the phase {self.phase!r}"
+            )

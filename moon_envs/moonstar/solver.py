@@ -40,6 +40,7 @@ and :mod:`moon_envs.moonstar.chain_solver`; every name is importable from here.
 
 from __future__ import annotations
 
+from moon_envs.moonstar.chain_solver import solve_standing
 from moon_envs.moonstar.convex_solver import _solve_convex
 from moon_envs.moonstar.independent_solver import _solve_independent
 from moon_envs.moonstar.situation import (
@@ -51,7 +52,6 @@ from moon_envs.moonstar.situation import (
     num_directions,
     score_plan,
 )
-from moon_envs.moonstar.situation import _faces as _faces  # chain_solver imports it from here
 
 __all__ = [  # the entry points and, for existing imports, the situation and scoring
     "NUM_STARS",
@@ -81,8 +81,6 @@ def solve(sit: Situation, with_plan: bool = True) -> Solution:
                 return best
         return _solve_independent(sit, sit.red_star, with_plan)
     if sit.scoring == "chains" and sit.chain_members == "all":
-        from moon_envs.moonstar.chain_solver import solve_standing
-
         return solve_standing(sit)
     return _solve_convex(sit)
 

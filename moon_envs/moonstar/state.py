@@ -2,14 +2,18 @@
 
 ``setup`` (first organizer, menu, planets, moons, roll) → ``auction`` (bids, challenges,
 side bets) → ``play`` (the high bidder's moves) → ``settlement`` (made or failed, scores,
-exclusion, end); ``observation`` and ``text`` are the views. This module holds the fields,
-the phase bookkeeping and the protocol hooks that dispatch to the phases.
+exclusion, end); ``observation`` and ``text`` are the views, ``snapshot`` the checks of a
+position rebuilt from a snapshot. This module holds the fields, the phase bookkeeping and
+the protocol hooks that dispatch to the phases. The mixins and this module read the game
+as a :class:`~moon_envs.moonstar.layout.MoonstarLayout` (the action ids and observation
+offsets); :class:`~moon_envs.moonstar.rules.MoonstarGame` builds on it and names this
+class as its state class, so nothing here imports the game's module.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -17,20 +21,18 @@ from moon_envs.core.game import CHANCE, TERMINAL, State
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.auction import AuctionPhase
 from moon_envs.moonstar.constants import PENDING_BEST, PHASE_INDEX
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.observation import Observations
 from moon_envs.moonstar.play import PlayPhase
 from moon_envs.moonstar.settlement import Settlement
-from moon_envs.moonstar.snapshot import validate_state
+from moon_envs.moonstar.snapshot import SnapshotChecks
 from moon_envs.moonstar.setup import SetupPhase
 from moon_envs.moonstar.text import TextViews
 from moon_envs.moonstar.variants import NUM_STARS, RoundRules
 
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
-
 
 class MoonstarState(
-    SetupPhase, AuctionPhase, PlayPhase, Settlement, Observations, TextViews, State
+    SetupPhase, AuctionPhase, PlayPhase, Settlement, Observations, TextViews, SnapshotChecks, State
 ):
     """A Moonstar position. Public fields (read-only for users):
 
@@ -53,9 +55,9 @@ class MoonstarState(
     :meth:`build_play_block`), ``moons_on_star`` (during setup) and ``to_act``.
     """
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
-    def __init__(self, game: MoonstarGame) -> None:
+    def __init__(self, game: MoonstarLayout) -> None:
         super().__init__(game)
         cfg = game.config
         n = game.n
@@ -272,9 +274,6 @@ class MoonstarState(
         if self.phase == "roll":  # ids 0..k-1 of the sorted multisets
             return 0 <= outcome < len(self.game.roll_faces[self.rules.num_dice])
         return any(o == outcome for o, _ in self._chance_outcomes())
-
-    def _validate(self) -> None:
-        validate_state(self)
 
     def _scores(self) -> np.ndarray:
         return self.points

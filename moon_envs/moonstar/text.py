@@ -6,26 +6,22 @@ per phase; the fields it reads and writes are documented there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.moonstar.constants import (
     direction_name,
 )
+from moon_envs.moonstar.layout import MoonstarLayout
 from moon_envs.moonstar.variants import (
     MIN_BID,
     NUM_STARS,
 )
 
-if TYPE_CHECKING:
-    from moon_envs.moonstar.rules import MoonstarGame
-
 
 class TextViews:
     """Move names and the text board."""
 
-    game: MoonstarGame
+    game: MoonstarLayout
 
     # ---- text ----------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
