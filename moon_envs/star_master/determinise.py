@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 import numpy as np
 
 from moon_envs.star_master.config import DECAY_SEEDS
+from moon_envs.star_master.phases import END, NOT_CHOSEN, RACE, SEED, SETUP
+from moon_envs.star_master.position import StarMasterPosition
 
-if TYPE_CHECKING:
-    from moon_envs.star_master.rules import StarMasterState
+P = TypeVar("P", bound=StarMasterPosition)
 
 
-def resample_state(
-    state: StarMasterState, player: int, rng: np.random.Generator
-) -> StarMasterState:
+def resample_state(state: P, player: int, rng: np.random.Generator) -> P:
     """A copy of ``state`` consistent with what ``player``'s observation shows.
 
     The colours of the slots that ``player`` neither remembers nor saw since its last
@@ -27,8 +26,6 @@ def resample_state(
     With ``memory="perfect"`` every slot is known, so the result equals a clone except,
     during a race, for the other seats' still-sealed choices.
     """
-    from moon_envs.star_master.rules import END, NOT_CHOSEN, RACE, SEED, SETUP
-
     new = state.clone()
     if state.phase == SETUP or state.phase == END:
         return new

@@ -17,16 +17,13 @@ layout); ``render_rgb(state, seat)`` shows only what ``seat`` is shown, like
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.core import draw
 from moon_envs.star_master.config import COLOUR_NAMES, GOAL, STAR
+from moon_envs.star_master.phases import NAME, PHASE_NAMES, RACE
+from moon_envs.star_master.position import StarMasterPosition
 from moon_envs.star_master.text import last_move_text, seat_board
-
-if TYPE_CHECKING:
-    from moon_envs.star_master.rules import StarMasterState
 
 CUBE_COLOURS: list[draw.Color] = [
     (220, 50, 50),
@@ -54,12 +51,12 @@ SPLIT = 260  # player rows: label, bar and count to the left, colour discs to th
 LINE = 18
 
 
-def board_rows(state: StarMasterState) -> int:
+def board_rows(state: StarMasterPosition) -> int:
     """Rows of the board: three slots a row (3 with 9 colours, 2 with 6)."""
     return -(-state.game.k // 3)
 
 
-def _board(img: np.ndarray, state: StarMasterState, seat: int | None) -> None:
+def _board(img: np.ndarray, state: StarMasterPosition, seat: int | None) -> None:
     board = seat_board(state, seat)
     flip_shown = seat is None or bool(state.in_window[seat, 0])
     # where the last flipped cube is now: it may have been swapped since
@@ -81,9 +78,7 @@ def _board(img: np.ndarray, state: StarMasterState, seat: int | None) -> None:
         draw.label(img, y0 + 4, x0 + 4, str(s), DIM, 2)
 
 
-def _panel(img: np.ndarray, state: StarMasterState) -> None:
-    from moon_envs.star_master.rules import NAME, PHASE_NAMES, RACE
-
+def _panel(img: np.ndarray, state: StarMasterPosition) -> None:
     x, y = PANEL, TOP
     draw.label(img, y, x, "WHITE", DIM, 2)
     if not state.game.config.children:
@@ -127,17 +122,15 @@ def _panel(img: np.ndarray, state: StarMasterState) -> None:
     draw.label(img, y + LINE, x, f"CAP {cap} TURNS", DIM, 2)
 
 
-def _revealed_race(state: StarMasterState, seat: int | None) -> list[int] | None:
+def _revealed_race(state: StarMasterPosition, seat: int | None) -> list[int] | None:
     """Every seat's choice in the race just over, when the viewer is shown it."""
-    from moon_envs.star_master.rules import RACE
-
     shown = seat is None or bool(state.in_window[seat, 1])
     if state.last_phase != RACE or state.phase == RACE or not shown:
         return None
     return state.last_race.tolist()
 
 
-def _players(img: np.ndarray, state: StarMasterState, top: int, seat: int | None) -> None:
+def _players(img: np.ndarray, state: StarMasterPosition, top: int, seat: int | None) -> None:
     n = state.game.num_players
     race = _revealed_race(state, seat)
     held = [float(h) for h in state.held]
@@ -153,14 +146,14 @@ def _players(img: np.ndarray, state: StarMasterState, top: int, seat: int | None
             draw.label(img, int(y) - 5, x, note, GOLD if race[p] >= 0 else DIM, 2)
 
 
-def _status(state: StarMasterState) -> str:
+def _status(state: StarMasterPosition) -> str:
     """``P1 TO MOVE``, ``DICE`` at a chance node, or the shared end-of-game wording."""
     if state.is_terminal() or state.current_player() >= 0:
         return draw.status_text(state)
     return "DICE"
 
 
-def render_rgb(state: StarMasterState, seat: int | None = None) -> np.ndarray:
+def render_rgb(state: StarMasterPosition, seat: int | None = None) -> np.ndarray:
     """The picture as an ``H x W x 3`` uint8 array: the spectator's (``seat=None``, the
     true layout) or ``seat``'s (only what it is shown)."""
     n = state.game.num_players

@@ -11,9 +11,11 @@ winner among the grabbers, who flips the grabbed slot: ``c`` gains ``c`` (unless
 and swaps; a miss loses the pawn of the flipped colour, if owned. The first player holding
 6 colours wins at once.
 
-The game (:class:`StarMasterGame`, its chance tables and masks) is here; the parameters
-and action layout are in ``config``, the phases in ``phases``, the position in ``state``,
-built from ``turns`` (the course of a turn) and ``views`` (observations, infos, text).
+The game (:class:`StarMasterGame`, its chance tables and masks) is here, the top of the
+rules engine: the parameters and action layout are in ``config``, the phases in
+``phases`` (re-exported here), the state in ``state``: the position's fields, whose move
+and legal moves (``position``), the course of a turn (``turns``), the views (``views``,
+``text``), the snapshot check (``validate``) and the determinisation (``determinise``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
-from moon_envs.star_master import observation as obs
 from moon_envs.star_master.config import (
     DECAY_SEEDS,
     NUM_COLOURS,
@@ -29,6 +30,7 @@ from moon_envs.star_master.config import (
     ActionIds,
     StarMasterConfig,
 )
+from moon_envs.star_master.observation import ObservationLayout
 from moon_envs.star_master.phases import (
     ABSTAIN,
     DRAW,
@@ -43,12 +45,15 @@ from moon_envs.star_master.phases import (
     SETUP,
     SWAP,
 )
+from moon_envs.star_master.position import ActionMasks
+from moon_envs.star_master.state import StarMasterState
 
 
 class StarMasterGame(Game):
     """Star Master with the parameters of :class:`StarMasterConfig`."""
 
     config_class = StarMasterConfig
+    state_class = StarMasterState
 
     def _make_spec(self) -> GameSpec:
         c = self.config
@@ -65,8 +70,8 @@ class StarMasterGame(Game):
         probs /= probs.sum()
         self.dice_outcomes = [(o, float(p)) for o, p in enumerate(probs) if p > 0]
         self.seed_outcomes = [(o, 1.0 / DECAY_SEEDS) for o in range(DECAY_SEEDS)]
-        self.layout = obs.ObservationLayout(n, k)
-        self.masks = _Masks(ids)
+        self.layout = ObservationLayout(n, k)
+        self.masks = ActionMasks(ids)
         self.turn_cap = c.turn_cap
         # read on the hot path of every step
         self.seats = n
@@ -95,26 +100,6 @@ class StarMasterGame(Game):
             del out["num_colours"]
         return out
 
-
-class _Masks:
-    """Precomputed legal-action masks (``ids``: the action ids of the colour count)."""
-
-    def __init__(self, ids: ActionIds) -> None:
-        k = ids.k
-        self.flip = _mask(ids, range(ids.flip0, ids.flip0 + k))
-        self.flip_or_pass = _mask(ids, [*range(ids.flip0, ids.flip0 + k), ids.pass_])
-        self.swap = [_mask(ids, [ids.swap0 + t for t in range(k) if t != s]) for s in range(k)]
-
-
-def _mask(ids: ActionIds, actions) -> np.ndarray:
-    m = np.zeros(ids.num, dtype=np.int8)
-    m[list(actions)] = 1
-    return m
-
-
-from moon_envs.star_master.state import StarMasterState  # noqa: E402  (the state needs the game's module)
-
-StarMasterGame.state_class = StarMasterState
 
 __all__ = [
     "ABSTAIN",

@@ -8,14 +8,11 @@ every seat has chosen: only how many have chosen.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.star_master.config import COLOUR_NAMES, STAR
-
-if TYPE_CHECKING:
-    from moon_envs.star_master.rules import StarMasterState
+from moon_envs.star_master.phases import DRAW, FLIP, NAME, PHASE_NAMES, RACE, SWAP
+from moon_envs.star_master.position import StarMasterPosition
 
 
 def colour_name(c: int) -> str:
@@ -23,10 +20,8 @@ def colour_name(c: int) -> str:
     return COLOUR_NAMES[c] if c >= 0 else "?"
 
 
-def action_name(state: StarMasterState, a: int) -> str:
+def action_name(state: StarMasterPosition, a: int) -> str:
     """Name of action ``a`` in ``state``'s phase (``"flip slot 3"``, ``"grab slot 3"``...)."""
-    from moon_envs.star_master.rules import RACE
-
     race = state.phase == RACE
     ids = state.game.actions
     k = ids.k
@@ -41,7 +36,7 @@ def action_name(state: StarMasterState, a: int) -> str:
     raise ValueError(f"action {a} is out of range; allowed: 0..{ids.pass_}")
 
 
-def seat_board(state: StarMasterState, player: int | None) -> np.ndarray:
+def seat_board(state: StarMasterPosition, player: int | None) -> np.ndarray:
     """The colour per slot as ``player`` is shown it (-1 unknown): its memory, else its
     window; the true layout for the spectator (``None``)."""
     if player is None:
@@ -50,7 +45,7 @@ def seat_board(state: StarMasterState, player: int | None) -> np.ndarray:
     return np.where(memory >= 0, memory, state.win_map[player])
 
 
-def dice_text(state: StarMasterState) -> str:
+def dice_text(state: StarMasterPosition) -> str:
     """``"white red, black star"`` (empty between turns)."""
     if state.white < 0:
         return ""
@@ -60,7 +55,7 @@ def dice_text(state: StarMasterState) -> str:
     return f"white {white}, black {'star' if state.black_star else 'blank'}"
 
 
-def _shows(state: StarMasterState, player: int | None) -> tuple[bool, bool]:
+def _shows(state: StarMasterPosition, player: int | None) -> tuple[bool, bool]:
     """Whether ``player`` is shown the last flip and the last race (its info's rule)."""
     if player is None:
         return True, True
@@ -68,13 +63,13 @@ def _shows(state: StarMasterState, player: int | None) -> tuple[bool, bool]:
     return bool(flip), bool(race)
 
 
-def flip_text(state: StarMasterState) -> str:
+def flip_text(state: StarMasterPosition) -> str:
     """The last flip: ``"slot 3: red, found"`` (or ``"a miss"``)."""
     _, slot, colour, found = state.last_flip.tolist()
     return f"slot {slot}: {COLOUR_NAMES[colour]}, {'found' if found else 'a miss'}"
 
 
-def race_text(state: StarMasterState) -> str:
+def race_text(state: StarMasterPosition) -> str:
     """The last race's revealed choices: ``"player_0 grabs slot 3, player_1 abstains"``."""
     return ", ".join(
         f"player_{s} grabs slot {c}" if c >= 0 else f"player_{s} abstains"
@@ -82,11 +77,9 @@ def race_text(state: StarMasterState) -> str:
     )
 
 
-def last_move_text(state: StarMasterState, player: int | None = None) -> str:
+def last_move_text(state: StarMasterPosition, player: int | None = None) -> str:
     """The last decision as ``player`` may know it (``"p0 flips slot 3: red, found"``,
     ``"p1 chose, sealed"`` for a race choice before every seat has chosen)."""
-    from moon_envs.star_master.rules import DRAW, FLIP, NAME, RACE, SWAP
-
     seat, a, phase = state.last_seat, state.last_action, state.last_phase
     if seat < 0:
         return "new game"
@@ -120,9 +113,7 @@ def last_move_text(state: StarMasterState, player: int | None = None) -> str:
     return "new game"
 
 
-def text_view(state: StarMasterState, player: int | None) -> str:
-    from moon_envs.star_master.rules import PHASE_NAMES, RACE
-
+def text_view(state: StarMasterPosition, player: int | None) -> str:
     n = state.game.num_players
     title = (
         "Star Master (spectator)" if player is None else f"Star Master, as seen by player_{player}"

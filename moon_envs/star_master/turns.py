@@ -1,12 +1,12 @@
 """Star Master rules, the course of a turn: set-up, roll, naming, flips, swaps, races, the end.
 
 A part of :class:`~moon_envs.star_master.state.StarMasterState`, which combines this
-mixin with the views; the fields it reads and writes are documented there.
+class with the views; both build on
+:class:`~moon_envs.star_master.position.StarMasterPosition`, where the fields it reads
+and writes are documented.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,15 +25,11 @@ from moon_envs.star_master.phases import (
     SETUP,
     SWAP,
 )
-
-if TYPE_CHECKING:
-    from moon_envs.star_master.rules import StarMasterGame
+from moon_envs.star_master.position import StarMasterPosition
 
 
-class TurnFlow:
+class TurnFlow(StarMasterPosition):
     """The transitions of a turn, from the set-up's chance draws to the end of the game."""
-
-    game: StarMasterGame
 
     # ---- transitions ----------------------------------------------------------------------
     def _apply(self, a: int) -> None:

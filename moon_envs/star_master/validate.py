@@ -7,16 +7,24 @@ and number of dimensions); this module checks shapes, ranges and consistency.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from moon_envs.core.game import ConfigError, check_int
 from moon_envs.core.snapshot import quote
 from moon_envs.star_master.config import DECAY_SEEDS, GOAL, STAR
-
-if TYPE_CHECKING:
-    from moon_envs.star_master.rules import StarMasterState
+from moon_envs.star_master.phases import (
+    DRAW,
+    END,
+    FLIP,
+    NAME,
+    NOT_CHOSEN,
+    PHASE_NAMES,
+    RACE,
+    SEED,
+    SETUP,
+    SWAP,
+)
+from moon_envs.star_master.position import StarMasterPosition
 
 
 def _array(name: str, v: np.ndarray, shape: tuple[int, ...], low: int, high: int) -> None:
@@ -26,13 +34,11 @@ def _array(name: str, v: np.ndarray, shape: tuple[int, ...], low: int, high: int
         raise ConfigError(f"state.{name} holds {quote(v.tolist())}; allowed values: {low}..{high}")
 
 
-def validate_state(st: StarMasterState) -> None:
-    from moon_envs.star_master import rules as R
-
+def validate_state(st: StarMasterPosition) -> None:
     cfg = st.game.config
     n = cfg.num_players
     k = cfg.num_colours  # colours, cubes and slots
-    check_int("state.phase", st.phase, 0, len(R.PHASE_NAMES) - 1)
+    check_int("state.phase", st.phase, 0, len(PHASE_NAMES) - 1)
     check_int("state.setup_index", st.setup_index, 0, k)
     check_int("state.turn", st.turn, 0, cfg.turn_cap)
     check_int("state.roller", st.roller, 0, n - 1)
@@ -58,22 +64,22 @@ def validate_state(st: StarMasterState) -> None:
     _array("memory", st.memory, (n, k), -1, k - 1)
     _array("win_map", st.win_map, (n, k), -1, k - 1)
     _array("win_perm", st.win_perm, (n, k), 0, k - 1)
-    _array("race_choice", st.race_choice, (n,), R.NOT_CHOSEN, k - 1)
-    _array("last_race", st.last_race, (n,), R.NOT_CHOSEN, k - 1)
+    _array("race_choice", st.race_choice, (n,), NOT_CHOSEN, k - 1)
+    _array("last_race", st.last_race, (n,), NOT_CHOSEN, k - 1)
     _array("last_flip", st.last_flip, (4,), -1, k - 1)
     _array("in_window", st.in_window, (n, 2), 0, 1)
     check_int("state.last_seat", st.last_seat, -1, n - 1)
     check_int("state.last_action", st.last_action, -1, st.game.actions.pass_)
-    if st.last_phase not in (-1, R.NAME, R.FLIP, R.SWAP, R.RACE) or isinstance(st.last_phase, bool):
+    if st.last_phase not in (-1, NAME, FLIP, SWAP, RACE) or isinstance(st.last_phase, bool):
         raise ConfigError(
             f"state.last_phase={quote(st.last_phase)} is not allowed; allowed values: -1 (no "
-            f"decision yet) or {[R.NAME, R.FLIP, R.SWAP, R.RACE]} (name, flip, swap, race)"
+            f"decision yet) or {[NAME, FLIP, SWAP, RACE]} (name, flip, swap, race)"
         )
     if (st.last_seat < 0) != (st.last_action < 0) or (st.last_seat < 0) != (st.last_phase < 0):
         raise ConfigError("state.last_seat, last_action and last_phase must all be -1 or none")
     if st.in_window[:, 0].any() and st.last_flip[0] < 0:
         raise ConfigError("state.in_window marks a last flip but state.last_flip holds none")
-    if st.in_window[:, 1].any() and st.last_race[0] == R.NOT_CHOSEN:
+    if st.in_window[:, 1].any() and st.last_race[0] == NOT_CHOSEN:
         raise ConfigError("state.in_window marks a last race but state.last_race holds none")
     for p in np.flatnonzero(st.in_window[:, 0]):
         if not (st.win_map[p] == st.last_flip[2]).any():
@@ -82,7 +88,7 @@ def validate_state(st: StarMasterState) -> None:
                 "does not show its colour"
             )
     placed = st.layout[: st.setup_index]
-    if st.phase != R.SETUP and st.setup_index != k:
+    if st.phase != SETUP and st.setup_index != k:
         raise ConfigError(f"state.setup_index must be {k} after set-up")
     if len(set(placed.tolist())) != placed.size or (placed < 0).any():
         raise ConfigError(f"state.layout {placed.tolist()} must hold distinct colours 0..{k - 1}")
@@ -107,27 +113,27 @@ def validate_state(st: StarMasterState) -> None:
             f"state.pawns: a player holds at most {GOAL} colours (the game ends there)"
         )
     ph = st.phase
-    if ph == R.FLIP and st.target < 0:
+    if ph == FLIP and st.target < 0:
         raise ConfigError(f"state.target must be a colour 0..{k - 1} in the flip phase")
-    if ph == R.SWAP and st.found_slot < 0:
+    if ph == SWAP and st.found_slot < 0:
         raise ConfigError(f"state.found_slot must be a slot 0..{k - 1} in the swap phase")
-    if ph == R.NAME and st.white != STAR:
+    if ph == NAME and st.white != STAR:
         raise ConfigError(f"state.white must be {STAR} (star) in the name phase")
-    if ph == R.RACE and (
+    if ph == RACE and (
         st.race_next >= n
-        or int((st.race_choice != R.NOT_CHOSEN).sum()) != st.race_next
+        or int((st.race_choice != NOT_CHOSEN).sum()) != st.race_next
         or st.white in (-1, STAR)
     ):
         raise ConfigError("state.race_choice / race_next / white disagree with the race phase")
-    if ph == R.DRAW and len(st._grabbers()) < 2:
+    if ph == DRAW and len(st._grabbers()) < 2:
         raise ConfigError("state.race_choice: a race draw needs at least two grabbers")
-    if ph == R.END:
+    if ph == END:
         return
     if st.winners_list:
         raise ConfigError("state.winners_list must be empty before the end")
-    if ph in (R.SETUP, R.SEED) and st.turn != 0:
+    if ph in (SETUP, SEED) and st.turn != 0:
         raise ConfigError("state.turn must be 0 during set-up")
-    if ph == R.SEED and cfg.memory != "decay":
+    if ph == SEED and cfg.memory != "decay":
         raise ConfigError("state.phase 'seed' exists only with memory='decay'")
-    if ph not in (R.SETUP, R.SEED) and cfg.memory == "decay" and st.seed < 0:
+    if ph not in (SETUP, SEED) and cfg.memory == "decay" and st.seed < 0:
         raise ConfigError("state.seed must be drawn (0..1023) after set-up with memory='decay'")

@@ -1,38 +1,95 @@
 """Star Master rules, the views of a position: observations, infos, move names, text.
 
-What each seat may know: the observation and the full-information state (built by
-:mod:`moon_envs.star_master.observation`), the public facts of ``info`` and the seat's own
+What each seat may know: the observation and the full-information state (written here at
+the offsets of :class:`~moon_envs.star_master.observation.ObservationLayout`; the layout
+is documented in ``env.py``), the public facts of ``info`` and the seat's own
 ``info_for``, the names of the moves (a race choice stays sealed to the other seats) and
 the text views (:mod:`moon_envs.star_master.text`).
 
 A part of :class:`~moon_envs.star_master.state.StarMasterState`, which combines this
-mixin with the course of a turn; the fields it reads are documented there.
+class with the course of a turn; both build on
+:class:`~moon_envs.star_master.position.StarMasterPosition`, where the fields it reads
+are documented.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from moon_envs.star_master import observation as obs
 from moon_envs.star_master.phases import NOT_CHOSEN, RACE
+from moon_envs.star_master.position import StarMasterPosition
+from moon_envs.star_master.text import action_name, text_view
 
-if TYPE_CHECKING:
-    from moon_envs.star_master.rules import StarMasterGame
+# phase -> its entry of the phase one-hot (name, flip, swap, race), -1 for the others
+_PHASE_SLOT = (-1, -1, -1, 0, 1, 2, 3, -1, -1)
 
 
-class Views:
+class Views(StarMasterPosition):
     """Observations, infos, move names and text views of a position."""
-
-    game: StarMasterGame
 
     # ---- views ----------------------------------------------------------------------------
     def _observation(self, player: int) -> np.ndarray:
-        return obs.encode(self, player)
+        """Seat ``player``'s observation (see the env's documentation for the layout)."""
+        L = self.game.layout
+        o = np.zeros(L.size, dtype=np.float32)
+        views = self.views[player]
+        o[L.board + views.ravel()] = 1.0
+        pawns = self.pawns
+        if player:  # the seat's pawns first, then clockwise
+            split = L.pawns + L.k * (L.n - player)
+            o[L.pawns : split] = pawns[player:].ravel()
+            o[split : L.white] = pawns[:player].ravel()
+        else:
+            o[L.pawns : L.white] = pawns.ravel()
+        white = self.white
+        if white >= 0:
+            o[L.white + min(white, L.k)] = 1.0  # the star (9) is the block's last entry
+            if self.black_star:
+                o[L.black] = 1.0
+        slot = _PHASE_SLOT[self.phase]
+        if slot >= 0:
+            o[L.phase + slot] = 1.0
+        sought = self.target
+        if sought >= 0:
+            o[L.target + sought] = 1.0
+        else:
+            sought = white
+        if self.found_slot >= 0:
+            o[L.found + self.found_slot] = 1.0
+        if 0 <= sought < L.k:
+            # the one slot holding the sought colour, if the window or the memory shows it
+            # (both always agree with the layout where they know)
+            where = self.layout.tolist().index(sought)
+            if views[0, where] >= 0 or views[2, where] >= 0:
+                o[L.match + where] = 1.0
+        o[L.roller + (self.roller - player) % L.n] = 1.0
+        o[L.turn] = self.turn / self.game.turn_cap
+        return o
 
     def _global_state(self) -> np.ndarray:
-        return obs.encode_global(self)
+        """Everything: the true layout, every seat's pawns, memory, window and sealed race
+        choice, the dice, the phase and the player to move."""
+        L = self.game.layout
+        n = L.n
+        g = np.zeros(L.global_size, dtype=np.float32)
+        g[L.g_layout + self.layout] = 1.0
+        g[L.g_pawns : L.g_white] = self.pawns.ravel()
+        if self.white >= 0:
+            g[L.g_white + min(self.white, L.k)] = 1.0
+        g[L.g_black] = self.black_star
+        g[L.g_phase + self.phase] = 1.0
+        if self.target >= 0:
+            g[L.g_target + self.target] = 1.0
+        if self.found_slot >= 0:
+            g[L.g_found + self.found_slot] = 1.0
+        g[L.g_race + np.arange(n) * L.race_block + self.race_choice + 2] = 1.0
+        g[L.g_mem + L.g_seat_slots + self.memory] = 1.0
+        g[L.g_win + L.g_seat_slots + self.win_map] = 1.0
+        g[L.g_perm + L.g_seat_perm + self.win_perm] = 1.0
+        player = self.current_player()
+        g[L.g_move + (player if player >= 0 else n)] = 1.0 if player != -1 else 0.0
+        g[L.g_turn] = self.turn / self.game.turn_cap
+        return g
 
     def info(self) -> dict:
         """The spectator's public facts: turn, roller, dice, the last flip and the last
@@ -63,8 +120,6 @@ class Views:
         }
 
     def action_to_string(self, action: int) -> str:
-        from moon_envs.star_master.text import action_name
-
         return action_name(self, int(action))
 
     def action_to_public_string(self, action: int, observer: int) -> str:
@@ -75,8 +130,6 @@ class Views:
         return self.action_to_string(action)
 
     def to_string(self, player: int | None = None) -> str:
-        from moon_envs.star_master.text import text_view
-
         if player is not None and not 0 <= player < self.game.spec.num_players:
             raise ValueError(f"player must be in 0..{self.game.spec.num_players - 1}, got {player}")
         return text_view(self, player)
