@@ -4,11 +4,11 @@
 can meet random, heuristic or other trained agents in ``moon-envs play`` and
 ``moon-envs eval`` (agent spec ``"ppo:PATH"``)::
 
-    from agents.policy import PolicyAgent
+    from moon_agents.policy import PolicyAgent
     agent = PolicyAgent.load("runs/jupiter_ppo_seed0/model.zip")
 
 Loading never unpickles: checkpoints carry their architecture as JSON and their weights
-are read with ``torch.load(..., weights_only=True)`` (see :mod:`agents.checkpoint`).
+are read with ``torch.load(..., weights_only=True)`` (see :mod:`moon_agents.checkpoint`).
 ``PolicyAgent.load(path, trusted=True)`` (agent spec ``"ppo-trusted:PATH"``) loads any
 sb3 zip through sb3's own unpickling loader: trusted files only.
 
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
 
 
@@ -69,7 +69,7 @@ class PolicyAgent:
         trusted: bool = False,
     ) -> PolicyAgent:
         """Load a MaskablePPO checkpoint (``.zip`` written by the trainer or
-        :func:`agents.checkpoint.save_checkpoint`) without unpickling anything: the
+        :func:`moon_agents.checkpoint.save_checkpoint`) without unpickling anything: the
         architecture comes from the checkpoint's JSON entry, the weights from
         ``torch.load(..., weights_only=True)``; other files are refused with
         :class:`ConfigError`.
@@ -77,7 +77,7 @@ class PolicyAgent:
         ``trusted=True`` (agent spec ``ppo-trusted:PATH``) loads any sb3 ``model.save``
         zip with sb3 itself, which unpickles code stored in the file: trusted files only.
         """
-        from agents.checkpoint import checkpoint_path, load_policy
+        from moon_agents.checkpoint import checkpoint_path, load_policy
 
         p = checkpoint_path(path)
         try:

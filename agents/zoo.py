@@ -5,24 +5,25 @@ An agent spec is a string:
 * ``"random"``                     uniform over legal actions (every game);
 * ``"greedy"`` / ``"heuristic"``   the game's heuristic baseline;
 * ``"oracle"``                     Moonstar's solver-backed agent;
-* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``agents.policy``), loaded
+* ``"ppo:PATH"``                   a trained MaskablePPO checkpoint (``moon_agents.policy``), loaded
                                    without unpickling;
 * ``"ppo-trusted:PATH"``           any sb3 MaskablePPO zip, loaded by sb3's unpickler: trusted
                                    files only;
-* ``"rllib:PATH"``                 a model trained by RLlib (``agents.rllib.agent``), loaded
+* ``"rllib:PATH"``                 a model trained by RLlib (``moon_agents.training.rllib.agent``),
+  loaded
                                    without unpickling.
 * ``"trained"``                    the policy shipped for the game in ``agents/trained/``
                                    (``GAME.zip``, trained by ``configs/GAME_ppo.yaml``; see
                                    docs/ladder.md), loaded like ``ppo:PATH``.
 * ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
   ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
-  :mod:`agents.search.spec`).
+  :mod:`moon_agents.search.spec`).
 * ``"NAME:FIELD=VALUE,..."``      a game's agent with parameters, where its class reads them
   with a ``from_spec(text, seed, name)`` class method: Star Master's
   ``memory:capacity=N`` (the memory agent remembering ``N`` slots, 0..9).
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
-``act(view)`` (see :mod:`agents.base`).
+``act(view)`` (see :mod:`moon_agents.base`).
 """
 
 from __future__ import annotations
@@ -36,21 +37,24 @@ from moon_envs.core.snapshot import quote
 
 # game name (GameSpec.name) -> agent name -> "module:Class"
 _BY_GAME: dict[str, dict[str, str]] = {
-    "jupiter": {"greedy": "agents.heuristics.jupiter:GreedyAgent"},
+    "jupiter": {"greedy": "moon_agents.heuristics.jupiter:GreedyAgent"},
     "moonstar": {
-        "heuristic": "agents.heuristics.moonstar:MoonstarHeuristicAgent",
-        "oracle": "agents.heuristics.moonstar:MoonstarOracleAgent",
+        "heuristic": "moon_agents.heuristics.moonstar:MoonstarHeuristicAgent",
+        "oracle": "moon_agents.heuristics.moonstar:MoonstarOracleAgent",
     },
-    "moon_harvesters": {"greedy": "agents.heuristics.moon_harvesters:HarvestersGreedyAgent"},
+    "moon_harvesters": {"greedy": "moon_agents.heuristics.moon_harvesters:HarvestersGreedyAgent"},
     "star_master": {
-        "memory": "agents.heuristics.star_master:StarMasterMemoryAgent",
-        "heuristic": "agents.heuristics.star_master:StarMasterMemoryAgent",
-        "memory3": "agents.heuristics.star_master:StarMasterSlotsAgent",
+        "memory": "moon_agents.heuristics.star_master:StarMasterMemoryAgent",
+        "heuristic": "moon_agents.heuristics.star_master:StarMasterMemoryAgent",
+        "memory3": "moon_agents.heuristics.star_master:StarMasterSlotsAgent",
     },
-    "moonwakers": {"heuristic": "agents.heuristics.moonwakers:MoonwakersHeuristicAgent"},
+    "moonwakers": {"heuristic": "moon_agents.heuristics.moonwakers:MoonwakersHeuristicAgent"},
 }
 _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
-_ANY_GAME = {"random": "agents.random_agent:RandomAgent", "mcts": "agents.search:MCTSAgent"}
+_ANY_GAME = {
+    "random": "moon_agents.random_agent:RandomAgent",
+    "mcts": "moon_agents.search:MCTSAgent",
+}
 
 
 TRAINED_DIR = Path(__file__).parent / "trained"
@@ -70,7 +74,7 @@ def model_path(spec: str, game: str) -> Path | None:
         return trained_model(game)
     for prefix in ("ppo:", "ppo-trusted:", "rllib:"):
         if spec.startswith(prefix):
-            from agents.checkpoint import checkpoint_path
+            from moon_agents.checkpoint import checkpoint_path
 
             path = spec[len(prefix) :]
             return Path(path) if prefix == "rllib:" else checkpoint_path(path)
@@ -96,12 +100,12 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
     if spec == "mcts" or spec.startswith("mcts:"):
         return _make_mcts(spec, game, seed, name)
     if spec.startswith(("ppo:", "ppo-trusted:")):
-        from agents.policy import PolicyAgent
+        from moon_agents.policy import PolicyAgent
 
         trusted, path = spec.startswith("ppo-trusted:"), spec.partition(":")[2]
         return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
     if spec == "trained":
-        from agents.policy import PolicyAgent
+        from moon_agents.policy import PolicyAgent
 
         path = trained_model(game)
         if path is None:
@@ -110,8 +114,8 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
                 f"no trained policy is shipped for game {game!r}; games with one: {have}"
             )
         return PolicyAgent.load(path, name=name or "trained", seed=seed)
-    if spec.startswith("rllib:"):  # RLlib back-end (agents/rllib/agent.py)
-        from agents.rllib.agent import RllibAgent
+    if spec.startswith("rllib:"):  # RLlib back-end (agents/training/rllib/agent.py)
+        from moon_agents.training.rllib.agent import RllibAgent
 
         return RllibAgent.load(spec[6:], name=name or spec, seed=seed)
     table = {**_ANY_GAME, **_BY_GAME.get(game, {})}
@@ -149,7 +153,7 @@ def _make_with_params(
 
 def _make_mcts(spec: str, game: str, seed: int | None, name: str | None) -> Any:
     """``mcts[:field=value,...]``: the search agent with its rollout agent built here."""
-    from agents.search import MCTSAgent, parse_params
+    from moon_agents.search import MCTSAgent, parse_params
 
     config = parse_params(spec.partition(":")[2])
     rollout_agent = None
@@ -162,3 +166,13 @@ def _make_mcts(spec: str, game: str, seed: int | None, name: str | None) -> Any:
             )
         rollout_agent = make_agent(config.rollout, game, seed=seed, name=config.rollout)
     return MCTSAgent(seed=seed, name=name or spec, config=config, rollout_agent=rollout_agent)
+
+
+def agent_from_spec(spec: str, game: str, seed: int) -> Any:
+    """The agent factory moon-envs' environments use for opponent names.
+
+    Declared as the ``moon_envs.agent_factory`` entry point, so
+    ``moon_envs.make_single_agent(..., opponents=["greedy"])`` builds its opponents here
+    (see :mod:`moon_envs.core.opponents`).
+    """
+    return make_agent(spec, game, seed=seed, name=spec)

@@ -3,14 +3,14 @@
     python examples/tournament.py [ppo:runs/jupiter_ppo_seed0/model.zip ...]
 
 Any agent spec works: ``random``, ``greedy``, ``ppo:PATH``; or pass agent objects with
-``act(view)`` to :func:`agents.evaluate.tournament`. Same as
+``act(view)`` to :func:`moon_agents.evaluation.tournament.tournament`. Same as
 ``moon-envs eval jupiter_v0 --agents random greedy --games 200 --out runs/tournament``.
 """
 
 import sys
 
-from agents.evaluate import tournament
-from agents.random_agent import RandomAgent
+from moon_agents.evaluation.tournament import tournament
+from moon_agents.random_agent import RandomAgent
 
 agents = ["greedy", "random", RandomAgent(seed=7, name="another_random"), *sys.argv[1:]]
 result = tournament("jupiter_v0", agents, games=180, seed=0, out_dir="runs/tournament")

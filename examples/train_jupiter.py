@@ -5,10 +5,10 @@
 For the full run use the shipped config: ``moon-envs train configs/jupiter_ppo.yaml``.
 """
 
-from agents.config import load_config
-from agents.evaluate import tournament
-from agents.policy import PolicyAgent
-from agents.train import train
+from moon_agents.evaluation.tournament import tournament
+from moon_agents.policy import PolicyAgent
+from moon_agents.training.config import load_config
+from moon_agents.training.train import train
 
 config = load_config(
     "configs/jupiter_ppo.yaml",

@@ -14,6 +14,7 @@ Quick start::
 
 from moon_envs.core.errors import CallOrderError
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, IllegalActionError
+from moon_envs.core.opponents import register_agent_factory
 from moon_envs.registry import get_entry, list_envs, make, make_single_agent, valid_params
 
 __version__ = "0.2.0"
@@ -29,5 +30,6 @@ __all__ = [
     "list_envs",
     "make",
     "make_single_agent",
+    "register_agent_factory",
     "valid_params",
 ]

@@ -2,11 +2,11 @@
 
 The commands are read from the files at test time, so the test follows their edits: each
 line (or ``&&``-separated part) of a fenced code block and each inline code span that is
-a ``moon-envs ...`` command is one; ``python -m agents.cli`` and ``.venv/bin/python -m
-agents.cli`` count as ``moon-envs``, and ``python -m agents.benchmarks.NAME`` and
-``python -m agents.rllib.bench`` are run too (all after optional ``$``, ``VAR=value`` and
-``nice -n N`` prefixes); a trailing ``# comment`` is dropped. Long commands run shrunk,
-the same command with smaller budgets:
+a ``moon-envs ...`` command is one; ``python -m moon_agents.cli`` and ``.venv/bin/python -m
+moon_agents.cli`` count as ``moon-envs``, and ``python -m moon_agents.benchmarks.NAME`` and
+``python -m moon_agents.benchmarks.rllib_sampling`` are run too (all after optional ``$``,
+``VAR=value`` and ``nice -n N`` prefixes); a trailing ``# comment`` is dropped. Long commands run
+shrunk, the same command with smaller budgets:
 
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
@@ -20,10 +20,10 @@ the same command with smaller budgets:
   later command is the model such a shrunk run of ``configs/NAME.yaml`` wrote;
 * ``play --human SEAT``: the person types numbers 0, 1, 2, ... until the game ends;
 * output files (``--out``, ``--gif``, ``--html``) go to a temporary folder;
-* ``agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
+* ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
   default cases, or the one ``--env`` names);
-* ``agents.rllib.bench``: ``--seconds 0.2`` and only the first of the listed runner and
-  env counts (1 each where none is listed); with ``--address`` (joining a running Ray
+* ``moon_agents.benchmarks.rllib_sampling``: ``--seconds 0.2`` and only the first of the listed
+  runner and env counts (1 each where none is listed); with ``--address`` (joining a running Ray
   cluster) it is skipped, as no cluster runs here.
 
 Every command must exit with status 0; a benchmark module the docs show without a
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main
+from moon_agents.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -52,7 +52,7 @@ SHRUNK_TRAINING = {
     "output": {"progress_bar": False, "tensorboard": False, "plot": False},
 }
 
-SHRUNK_RLLIB = {  # the RLlib back-end's own schema (agents/rllib/config.py)
+SHRUNK_RLLIB = {  # the RLlib back-end's own schema (agents/training/rllib/config.py)
     "budget": {"total_timesteps": 128},
     "algorithm": {"train_batch_size": 128, "minibatch_size": 64, "num_epochs": 1},
     "ray": {"num_env_runners": 1, "num_envs_per_env_runner": 1},
@@ -70,15 +70,13 @@ def _is_rllib(config: dict) -> bool:
 
 
 _PREFIX = r"(?:\$\s*)?(?:[A-Z_]+=\S*\s+)*(?:nice\s+-n\s*-?\d+\s+)?"
-_CLI = re.compile(_PREFIX + r"(?:\S*/)?(?:moon-envs|python3?\s+-m\s+agents\.cli)(\s.*)?$")
-_MODULE = re.compile(
-    _PREFIX + r"(?:\S*/)?python3?\s+-m\s+(agents\.benchmarks\.\w+|agents\.rllib\.bench)(\s.*)?$"
-)
+_CLI = re.compile(_PREFIX + r"(?:\S*/)?(?:moon-envs|python3?\s+-m\s+moon_agents\.cli)(\s.*)?$")
+_MODULE = re.compile(_PREFIX + r"(?:\S*/)?python3?\s+-m\s+(moon_agents\.benchmarks\.\w+)(\s.*)?$")
 
 
 def as_command(text: str) -> str | None:
     """``text`` as a command to run: ``moon-envs ARGS`` for ``moon-envs``, ``python -m
-    agents.cli`` and ``.venv/bin/python -m agents.cli`` (after ``$``, ``VAR=value`` and
+    moon_agents.cli`` and ``.venv/bin/python -m moon_agents.cli`` (after ``$``, ``VAR=value`` and
     ``nice -n N`` prefixes), ``python -m MODULE ARGS`` for the benchmark modules; None
     for anything else. A trailing ``# comment`` is dropped."""
     text = re.sub(r"\s+", " ", text).strip()
@@ -200,7 +198,7 @@ COMMANDS = documented_commands()
 def test_the_docs_show_commands() -> None:
     assert any(c.startswith("moon-envs play ") for c in COMMANDS)
     assert any(c.startswith("moon-envs eval ") for c in COMMANDS)
-    # README.md shows this one as `python -m agents.cli eval ...`
+    # README.md shows this one as `python -m moon_agents.cli eval ...`
     assert "moon-envs eval star_master_v0 --agents memory3 random --games 500" in COMMANDS
 
 
@@ -208,16 +206,16 @@ def test_the_docs_show_commands() -> None:
     ("text", "command"),
     [
         ("$ moon-envs bench --seconds 2  # a comment", "moon-envs bench --seconds 2"),
-        ("PYTHONPATH=$PWD nice -n 10 python -m agents.cli bench --seconds 3",
+        ("PYTHONPATH=$PWD nice -n 10 python -m moon_agents.cli bench --seconds 3",
          "moon-envs bench --seconds 3"),
-        (".venv/bin/python -m agents.cli list", "moon-envs list"),
+        (".venv/bin/python -m moon_agents.cli list", "moon-envs list"),
         (".venv/bin/moon-envs play jupiter_v0", "moon-envs play jupiter_v0"),
-        ("python3 -m agents.cli eval jupiter_v0\n  --agents random greedy",
+        ("python3 -m moon_agents.cli eval jupiter_v0\n  --agents random greedy",
          "moon-envs eval jupiter_v0 --agents random greedy"),
-        ("python -m agents.rllib.bench --env jupiter_v0", "python -m agents.rllib.bench --env "
-         "jupiter_v0"),
-        ("python -m agents.benchmarks.search_vs_open_spiel",
-         "python -m agents.benchmarks.search_vs_open_spiel"),
+        ("python -m moon_agents.benchmarks.rllib_sampling --env jupiter_v0",
+         "python -m moon_agents.benchmarks.rllib_sampling --env jupiter_v0"),
+        ("python -m moon_agents.benchmarks.search_vs_open_spiel",
+         "python -m moon_agents.benchmarks.search_vs_open_spiel"),
         ("python3 -m venv .venv", None),
         ("pip install moon-envs", None),
         ("python -m pytest -q", None),
@@ -243,7 +241,7 @@ def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) ->
     would with status 0."""
     import importlib
 
-    if module == "agents.benchmarks.search_vs_open_spiel":
+    if module == "moon_agents.benchmarks.search_vs_open_spiel":
         pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
         bench = importlib.import_module(module)
         if "--env" in argv:
@@ -253,7 +251,7 @@ def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) ->
             monkeypatch.setattr(bench, "DEFAULT_CASES", small)
         assert bench.main(argv) == 0
         return
-    if module == "agents.rllib.bench":
+    if module == "moon_agents.benchmarks.rllib_sampling":
         pytest.importorskip("ray.rllib", reason="the rllib extra is not installed")
         if "--address" in argv:
             pytest.skip("--address joins a running Ray cluster; none runs here")

@@ -2,14 +2,14 @@
 
 ::
 
-    PYTHONPATH=. python -m agents.benchmarks.search_vs_open_spiel            # default cases
-    PYTHONPATH=. python -m agents.benchmarks.search_vs_open_spiel \\
+    PYTHONPATH=. python -m moon_agents.benchmarks.search_vs_open_spiel            # default cases
+    PYTHONPATH=. python -m moon_agents.benchmarks.search_vs_open_spiel \\
         --env jupiter_v0 --simulations 100 --games 40
 
 Both sides play the same games through :mod:`moon_envs.integrations.open_spiel`: the
 game loop runs on the OpenSpiel state; ``MCTSBot`` (UCT constant ``c``, one random
 rollout per leaf, ``solve=False``) searches OpenSpiel clones of it, and
-:class:`~agents.search.MCTSAgent` (same ``c``, same number of simulations, random
+:class:`~moon_agents.search.MCTSAgent` (same ``c``, same number of simulations, random
 rollouts) searches from ``AgentView.of(state.moon_state, seat)``. Our agent takes one
 seat, rotated game by game, and ``MCTSBot`` every other seat.
 
@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluate import wilson_interval
-from agents.search import MCTSAgent
+from moon_agents.evaluation.tournament import wilson_interval
+from moon_agents.search import MCTSAgent
 from moon_envs.core.view import AgentView
 
 DEFAULT_CASES = [
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         cases = DEFAULT_CASES
     print(
-        f"ours = agents.search.MCTSAgent, open_spiel = open_spiel MCTSBot; c={args.c}, "
+        f"ours = moon_agents.search.MCTSAgent, open_spiel = open_spiel MCTSBot; c={args.c}, "
         "random rollouts, equal simulations per move"
     )
     header = (

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, legal_actions
 from moon_envs.jupiter.rules import NUM_FACES, JupiterGame, JupiterState
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, legal_actions
 from moon_envs.moon_harvesters.rules import AUCTION, CRATERS, DEPOSITS, HarvestersState
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.rules import MoonstarGame, MoonstarState

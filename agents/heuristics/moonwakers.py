@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentView, legal_actions
-from moon_envs.moonwakers.config import ActionLayout as A
+from moon_agents.base import AgentView, legal_actions
 from moon_envs.moonwakers.config import NUM_ELEMENTS
+from moon_envs.moonwakers.config import ActionLayout as A
 from moon_envs.moonwakers.game import MoonwakersGame
 
 _BAD = ("accident", "infrared_storm", "ionic_storm")

@@ -33,12 +33,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 from moon_envs.star_master.config import NUM_COLOURS, ActionIds
 from moon_envs.star_master.observation import ObservationLayout
-
 
 SPEC_FIELDS = ["capacity"]
 

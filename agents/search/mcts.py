@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.search.spec import MCTSConfig
-from agents.search.tree import Node, cumulative, legal_actions, sample
+from moon_agents.search.spec import MCTSConfig
+from moon_agents.search.tree import Node, cumulative, legal_actions, sample
 from moon_envs.core.game import CHANCE, TERMINAL, State
 from moon_envs.core.view import AgentView
 
@@ -67,7 +67,7 @@ class MCTSAgent:
         name: shown in tables.
         config: an :class:`MCTSConfig`, or its fields as keyword parameters.
         rollout_agent: an agent used for rollouts instead of uniform random play
-            (overrides ``config.rollout``; :mod:`agents.zoo` builds it from that name).
+            (overrides ``config.rollout``; :mod:`moon_agents.zoo` builds it from that name).
     """
 
     def __init__(

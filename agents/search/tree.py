@@ -1,4 +1,4 @@
-"""The search tree of :mod:`agents.search.mcts`: one node per action sequence.
+"""The search tree of :mod:`moon_agents.search.mcts`: one node per action sequence.
 
 A node is created for the position reached after an action (or a chance outcome) and
 remembers, once, what can be done there: the legal actions at a player node, the

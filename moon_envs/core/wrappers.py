@@ -6,10 +6,11 @@ for a step is everything it received between its own two decisions, so a loss ca
 an opponent's winning move reaches the learner on that step. ``action_masks()`` returns
 the learner's mask, as ``sb3_contrib.MaskablePPO`` expects.
 
-Opponents are any objects with ``act(view) -> int`` (see ``agents.base.Agent``), plain
-callables ``f(view) -> int``, or agent names such as ``"greedy"`` (resolved through
-``agents.zoo`` when that package is installed; ``"random"`` needs nothing more); by default
-they play uniformly at random among legal actions, with the wrapper's seeded generator.
+Opponents are any objects with ``act(view) -> int`` (see ``moon_agents.Agent``), plain
+callables ``f(view) -> int``, or agent names such as ``"greedy"`` (resolved by the agent
+factory of :mod:`moon_envs.core.opponents`, which the installed ``moon_agents`` package
+provides; ``"random"`` needs nothing more); by default they play uniformly at random among
+legal actions, with the wrapper's seeded generator.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 
 from moon_envs.core.aec import MoonAECEnv
 from moon_envs.core.game import ConfigError
+from moon_envs.core.opponents import agent_from_name
 from moon_envs.core.snapshot import quote
 from moon_envs.core.view import AgentView
 
@@ -43,8 +45,8 @@ class _UniformRandom:
 def resolve_opponent(member: Any, env: SingleAgentEnv, index: int) -> Any:
     """An opponent pool member as an object that plays: agent names become agents.
 
-    ``"random"`` is the wrapper's own uniform player; any other name is looked up in
-    ``agents.zoo`` for this game (imported only here, so the core does not depend on it).
+    ``"random"`` is the wrapper's own uniform player; any other name goes to the agent
+    factory (:func:`moon_envs.core.opponents.agent_from_name`), seeded by its pool index.
     """
     if not isinstance(member, str):
         if not (hasattr(member, "act") or callable(member)):
@@ -55,14 +57,7 @@ def resolve_opponent(member: Any, env: SingleAgentEnv, index: int) -> Any:
         return member
     if member == "random":
         return _UniformRandom(env)
-    try:
-        from agents.zoo import make_agent
-    except ImportError:
-        raise ConfigError(
-            f"opponent {quote(member)}: agent names other than 'random' need the agents package "
-            "(pip install moon-envs); or pass agent objects / callables f(view) -> action"
-        ) from None
-    return make_agent(member, env.aec.game.spec.name, seed=index, name=member)
+    return agent_from_name(member, env.aec.game.spec.name, index)
 
 
 class SingleAgentEnv(gymnasium.Env):

@@ -19,9 +19,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import moon_envs
-from agents.checkpoint import SIDECAR, load_policy, save_checkpoint
-from agents.policy import PolicyAgent
-from agents.zoo import make_agent
+from moon_agents.checkpoint import SIDECAR, load_policy, save_checkpoint
+from moon_agents.policy import PolicyAgent
+from moon_agents.zoo import make_agent
 from moon_envs import ConfigError
 
 
@@ -150,8 +150,8 @@ def test_loading_does_not_move_torchs_generator(saved):
 
 
 def test_a_crafted_checkpoint_in_the_opponent_pool_is_refused_before_training(saved, tmp_path):
-    from agents.config import load_config
-    from agents.train import train
+    from moon_agents.training.config import load_config
+    from moon_agents.training.train import train
 
     marker = tmp_path / "ran"
     crafted = _rewrite(
@@ -205,7 +205,7 @@ GOOD_META = {"env_id": "jupiter_v0", "params": {"num_players": 2}, "net_arch": [
     ],
 )
 def test_bad_rllib_model_descriptions_are_refused(tmp_path, meta, raw, match):
-    from agents.rllib.agent import RllibAgent
+    from moon_agents.training.rllib.agent import RllibAgent
 
     d = _model_dir(tmp_path, meta, raw)
     with pytest.raises(ConfigError, match=match) as info:
@@ -216,7 +216,7 @@ def test_bad_rllib_model_descriptions_are_refused(tmp_path, meta, raw, match):
 
 
 def test_a_good_rllib_model_description_passes_the_checks(tmp_path):
-    from agents.rllib.agent import read_model_meta
+    from moon_agents.training.rllib.agent import read_model_meta
 
     d = _model_dir(tmp_path, {**GOOD_META, "activation": "relu", "trainer": "rllib-ppo"})
     assert read_model_meta(d / "model.json")["net_arch"] == [16]
@@ -224,7 +224,7 @@ def test_a_good_rllib_model_description_passes_the_checks(tmp_path):
 
 def test_rllib_weights_holding_objects_are_refused_and_nothing_runs(tmp_path):
     pytest.importorskip("ray.rllib")
-    from agents.rllib.agent import RllibAgent
+    from moon_agents.training.rllib.agent import RllibAgent
 
     marker = tmp_path / "ran"
     d = _model_dir(tmp_path, GOOD_META)

@@ -1,4 +1,5 @@
-"""Every ``moon-envs`` subcommand through ``agents.cli.main``; bad input exits with status 2."""
+"""Every ``moon-envs`` subcommand through ``moon_agents.cli.main.main``; bad input exits with status
+2."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main, parse_params, parse_value
+from moon_agents.cli.main import main, parse_params, parse_value
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -209,7 +210,7 @@ def test_list_play_bench_do_not_import_torch() -> None:
 
     code = (
         "import io, sys\n"
-        "from agents.cli import main\n"
+        "from moon_agents.cli.main import main\n"
         "for argv in (['list'], ['play', 'jupiter_v0', '--render', 'none'],\n"
         "             ['bench', 'jupiter_v0', '--seconds', '0.05']):\n"
         "    assert main(argv, stdout=io.StringIO()) == 0\n"
@@ -223,9 +224,9 @@ def test_list_play_bench_do_not_import_torch() -> None:
 
 
 def test_bench_without_connect_four_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    import agents.bench
+    import moon_agents.benchmarks.speed
 
-    monkeypatch.setattr(agents.bench, "reference_factory", lambda: None)
+    monkeypatch.setattr(moon_agents.benchmarks.speed, "reference_factory", lambda: None)
     code, out = run(["bench", "jupiter_v0", "--seconds", "0.1"])
     assert code == 0
     assert 'pip install "moon-envs[bench]"' in out
@@ -321,7 +322,7 @@ def test_train_interrupted_on_cuda_less_machine(
     pytest.importorskip("sb3_contrib")
     import torch
 
-    import agents.train as train_module
+    import moon_agents.training.train as train_module
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU: 'cuda' is honoured")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.config import ExperimentConfig, load_config, parse_config
+from moon_agents.training.config import ExperimentConfig, load_config, parse_config
 from moon_envs import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -202,7 +202,7 @@ def _alias_bomb(levels: int = 6) -> str:
 
 
 def test_param_values_refuse_alias_bombs_duplicates_deep_nesting_and_huge_numbers() -> None:
-    from agents.cli import UsageError, parse_value
+    from moon_agents.cli.main import UsageError, parse_value
 
     for text, what in (
         (_alias_bomb(), "anchors and aliases"),
@@ -223,7 +223,7 @@ def test_param_values_refuse_alias_bombs_duplicates_deep_nesting_and_huge_number
 
 
 def test_play_with_an_alias_bomb_param_prints_one_short_error(capsys) -> None:
-    from agents.cli import main
+    from moon_agents.cli.main import main
 
     argv = ["play", "moonstar_v1", "--agents", "random", "--param", f"planets={_alias_bomb()}"]
     status = main(argv)

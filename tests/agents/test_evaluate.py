@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluate import (
+from moon_agents.evaluation.tournament import (
     ELO_MEAN,
     GameRecord,
     TournamentResult,
@@ -18,7 +18,7 @@ from agents.evaluate import (
     tournament,
     wilson_interval,
 )
-from agents.random_agent import RandomAgent
+from moon_agents.random_agent import RandomAgent
 from moon_envs import ConfigError
 
 
@@ -126,7 +126,7 @@ def test_errors() -> None:
 def test_time_per_move_is_measured_per_agent() -> None:
     import time
 
-    from agents.random_agent import RandomAgent
+    from moon_agents.random_agent import RandomAgent
 
     class SlowAgent(RandomAgent):
         def act(self, view):  # type: ignore[no-untyped-def]

@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main
-from agents.ladder import CHUNK_GAMES, pairing_seats, run_ladder, spec_fingerprint
-from agents.ladder_lineups import LADDERS, ladder_plan
-from agents.ladder_report import LadderResult
-from agents.results import GameRecord
+from moon_agents.cli.main import main
+from moon_agents.evaluation.ladder.lineups import LADDERS, ladder_plan
+from moon_agents.evaluation.ladder.report import LadderResult
+from moon_agents.evaluation.ladder.run import (
+    CHUNK_GAMES,
+    pairing_seats,
+    run_ladder,
+    spec_fingerprint,
+)
+from moon_agents.evaluation.results import GameRecord
 from moon_envs import ConfigError, list_envs, make
 
 SMALL = {"random": "random", "greedy": "greedy", "mcts": "mcts:simulations=4"}
@@ -117,7 +122,7 @@ def test_bad_ladders_are_refused_before_any_game(kwargs: dict, needle: str) -> N
 
 
 def test_every_registered_game_has_a_published_ladder_that_builds() -> None:
-    from agents.zoo import make_agent
+    from moon_agents.zoo import make_agent
 
     assert set(LADDERS) == set(list_envs())
     for env_id, plan in LADDERS.items():

@@ -14,9 +14,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import moon_envs
-from agents.checkpoint import save_checkpoint
-from agents.policy import PolicyAgent
-from agents.zoo import make_agent
+from moon_agents.checkpoint import save_checkpoint
+from moon_agents.policy import PolicyAgent
+from moon_agents.zoo import make_agent
 from moon_envs import ConfigError
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.config import load_config
+from moon_agents.training.config import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "configs").glob("*.yaml"))
@@ -21,7 +21,7 @@ def test_configs_are_shipped() -> None:
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_shipped_config_trains_end_to_end(path: Path, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.train import train
+    from moon_agents.training.train import train
 
     cfg = load_config(path)
     assert cfg.name == path.stem and cfg.budget.total_timesteps
@@ -57,7 +57,7 @@ def test_shipped_config_trains_end_to_end(path: Path, tmp_path: Path) -> None:
 def test_every_game_has_a_config_whose_observation_the_ladder_uses() -> None:
     """configs/<game>_ppo.yaml trains the policy shipped as agents/trained/<game>.zip; the
     published ladder must build the env it was trained on (same observation), 2 players."""
-    from agents.ladder_lineups import LADDERS
+    from moon_agents.evaluation.ladder.lineups import LADDERS
     from moon_envs import make
 
     for env_id, plan in LADDERS.items():

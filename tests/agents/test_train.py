@@ -11,9 +11,9 @@ import yaml
 
 pytest.importorskip("sb3_contrib")
 
-from agents.config import parse_config
-from agents.policy import PolicyAgent
-from agents.train import train
+from moon_agents.policy import PolicyAgent
+from moon_agents.training.config import parse_config
+from moon_agents.training.train import train
 
 
 def tiny_config(out: Path, seed: int = 0, run_name: str | None = None):
@@ -91,7 +91,7 @@ def test_metrics(run) -> None:
 
 
 def test_final_model_loads_as_agent(run) -> None:
-    from agents.evaluate import tournament
+    from moon_agents.evaluation.tournament import tournament
 
     agent = PolicyAgent.load(run.model_path, name="trained")
     r = tournament("jupiter_v0", [agent, "random"], games=6, seed=0)

@@ -13,9 +13,9 @@ from moon_envs import ConfigError, make_single_agent
 
 pytest.importorskip("sb3_contrib")
 
-from agents.checkpoint import SIDECAR, WEIGHTS, export_policy
-from agents.config import parse_config
-from agents.train import train
+from moon_agents.checkpoint import SIDECAR, WEIGHTS, export_policy
+from moon_agents.training.config import parse_config
+from moon_agents.training.train import train
 
 
 def margin(env) -> float:
@@ -122,7 +122,7 @@ def test_rllib_refuses_the_sb3_only_options() -> None:
 
 
 def test_export_keeps_only_what_loads_and_plays_the_same(tmp_path: Path) -> None:
-    from agents.evaluate import tournament
+    from moon_agents.evaluation.tournament import tournament
 
     run = train(config(tmp_path))
     small = export_policy(run.run_dir / "model.zip", tmp_path / "small.zip")
@@ -137,8 +137,8 @@ def test_export_keeps_only_what_loads_and_plays_the_same(tmp_path: Path) -> None
 
 
 def test_trained_agents_are_shipped_for_every_game() -> None:
-    from agents.ladder_lineups import LADDERS
-    from agents.zoo import agent_names, make_agent, trained_model
+    from moon_agents.evaluation.ladder.lineups import LADDERS
+    from moon_agents.zoo import agent_names, make_agent, trained_model
     from moon_envs import make
 
     for env_id, plan in LADDERS.items():

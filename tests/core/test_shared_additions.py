@@ -12,9 +12,9 @@ import pytest
 from pettingzoo.test.state_test import test_state_space as pz_state_space_test
 
 import moon_envs
-from agents.base import start_game
-from agents.evaluate import play_game
-from agents.random_agent import RandomAgent
+from moon_agents.base import start_game
+from moon_agents.evaluation.tournament import play_game
+from moon_agents.random_agent import RandomAgent
 from tests.helpers import random_legal
 
 ENV_IDS = moon_envs.list_envs()

@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
-from agents.cli import main
-from agents.human import hooks_for, narrate, narrate_chance
+from moon_agents.cli.main import main
+from moon_agents.play.human import hooks_for, narrate, narrate_chance
 from tests.human.helpers import legal
 
 HOOKS = hooks_for("jupiter")

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from agents.human import HumanAgent, hooks_for, narrate, parse_move
-from agents.human.parsing import MoveError
+from moon_agents.play.human import HumanAgent, hooks_for, narrate, parse_move
+from moon_agents.play.human.parsing import MoveError
 from moon_envs.core.view import AgentView
 from moon_envs.moonstar.constants import direction_name
 from tests.human.helpers import legal, play_until

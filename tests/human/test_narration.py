@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import re
 
-from agents.human import hooks_for, narrate, narrate_chance, parse_move
-from agents.human.hooks import GENERIC
-from agents.human.moon_harvesters import covered_cells, move_name, orientation_pictures
-from agents.human.moonstar import menu_entry_name, round_report_lines
+from moon_agents.play.human import hooks_for, narrate, narrate_chance, parse_move
+from moon_agents.play.human.hooks import GENERIC
+from moon_agents.play.human.moon_harvesters import covered_cells, move_name, orientation_pictures
+from moon_agents.play.human.moonstar import round_report_lines
+from moon_agents.play.human.moonstar_moves import menu_entry_name
 from tests.human.helpers import legal, play_until
 
 MOVE = re.compile(
@@ -153,7 +154,7 @@ def test_harvesters_placement_by_kind_orientation_anchor_or_cells() -> None:
 def test_harvesters_placements_that_cannot_be_made_say_why() -> None:
     import pytest
 
-    from agents.human import MoveError
+    from moon_agents.play.human import MoveError
 
     state = play_until("moon_harvesters_v0", lambda s: s.phase == "place", seed=4)
     hooks = hooks_for("moon_harvesters")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.human.parsing import MoveError, parse_move, words
+from moon_agents.play.human.parsing import MoveError, parse_move, words
 
 NAMES = {
     3: "probe A1",

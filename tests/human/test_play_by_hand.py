@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.cli import main
+from moon_agents.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGV = ["play", "moon_harvesters_v0", "--human", "0", "--agents", "random", "--seed", "3",
@@ -72,7 +72,7 @@ def test_a_harvesters_game_typed_by_hand_and_piped_in() -> None:
     assert "final scores:" in out and "winner(s): " in out
     # the same keystrokes piped into the installed command give the same game
     piped = subprocess.run(
-        [sys.executable, "-m", "agents.cli", *ARGV],
+        [sys.executable, "-m", "moon_agents.cli", *ARGV],
         input="".join(t + "\n" for t in person.typed),
         capture_output=True,
         text=True,

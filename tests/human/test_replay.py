@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.cli import main
-from agents.replay.gif import captioned
-from agents.replay.html import FONT_PX, svg_lines
-from agents.replay.png import encode_png
+from moon_agents.cli.main import main
+from moon_agents.play.replay.gif import captioned
+from moon_agents.play.replay.html import FONT_PX, svg_lines
+from moon_agents.play.replay.png import encode_png
 from moon_envs.core import draw
 from tests.human.helpers import SMALL, drawn
 

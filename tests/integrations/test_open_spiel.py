@@ -110,7 +110,7 @@ def test_bad_parameter_is_refused():
 
 
 def test_mcts_against_open_spiel_mctsbot_plays_whole_games():
-    from agents.benchmarks.search_vs_open_spiel import play_case
+    from moon_agents.benchmarks.search_vs_open_spiel import play_case
 
     ours, theirs = play_case("jupiter_v0", {}, simulations=5, games=2, c=1.4, seed=0)
     assert ours.seat_games == theirs.seat_games == 2
@@ -119,7 +119,7 @@ def test_mcts_against_open_spiel_mctsbot_plays_whole_games():
 
 
 def test_benchmark_refuses_hidden_information_variants():
-    from agents.benchmarks.search_vs_open_spiel import play_case
+    from moon_agents.benchmarks.search_vs_open_spiel import play_case
 
     with pytest.raises(ValueError, match="hides information"):
         play_case("moonstar_v1", {"game": 11, "max_rounds": 1}, 2, 1, 1.4, 0)

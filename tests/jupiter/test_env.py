@@ -57,7 +57,7 @@ def test_single_agent_view_passes_gymnasium_and_sb3_checkers():
 
 
 def test_single_agent_view_with_a_fixed_seat_and_opponent_pool():
-    from agents.heuristics.jupiter import GreedyAgent
+    from moon_agents.heuristics.jupiter import GreedyAgent
 
     env = moon_envs.make_single_agent("jupiter_v0", opponents=[GreedyAgent(seed=0)], learner_seat=1)
     _obs, info = env.reset(seed=0)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import moon_envs
-from agents.evaluate import tournament
-from agents.heuristics.moon_harvesters import HarvestersGreedyAgent, reach_counts
-from agents.zoo import make_agent
+from moon_agents.evaluation.tournament import tournament
+from moon_agents.heuristics.moon_harvesters import HarvestersGreedyAgent, reach_counts
+from moon_agents.zoo import make_agent
 from moon_envs.core.view import AgentView
 from moon_envs.moon_harvesters.rules import AUCTION, DEPOSITS, PLACE, HarvestersGame
 

@@ -7,9 +7,13 @@ import numpy as np
 import pytest
 
 import moon_envs
-from agents.heuristics.moonstar import MoonstarHeuristicAgent, MoonstarOracleAgent, greedy_moves
-from agents.random_agent import RandomAgent
-from agents.zoo import make_agent
+from moon_agents.heuristics.moonstar import (
+    MoonstarHeuristicAgent,
+    MoonstarOracleAgent,
+    greedy_moves,
+)
+from moon_agents.random_agent import RandomAgent
+from moon_agents.zoo import make_agent
 
 
 def play(env, agents, seed):
@@ -96,7 +100,7 @@ def test_greedy_estimate_is_a_lower_bound_of_the_optimum():
 
 
 def test_ladder_random_heuristic_oracle():
-    from agents.evaluate import tournament
+    from moon_agents.evaluation.tournament import tournament
 
     result = tournament(
         "moonstar_v1",

@@ -7,8 +7,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import moon_envs
-from agents.evaluate import tournament
-from agents.zoo import make_agent
+from moon_agents.evaluation.tournament import tournament
+from moon_agents.zoo import make_agent
 from moon_envs.moonwakers.config import ActionLayout
 
 

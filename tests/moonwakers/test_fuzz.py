@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import moon_envs
-from agents.heuristics.moonwakers import MoonwakersHeuristicAgent
+from moon_agents.heuristics.moonwakers import MoonwakersHeuristicAgent
 from moon_envs import ConfigError, IllegalActionError
 from moon_envs.core.game import CHANCE
 from moon_envs.core.view import AgentView

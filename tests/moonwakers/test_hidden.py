@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.search import MCTSAgent
+from moon_agents.search import MCTSAgent
 from moon_envs.core.view import AgentView
 from moon_envs.moonwakers.game import MoonwakersGame
 from tests.helpers import step_state

@@ -8,8 +8,8 @@ import io
 import numpy as np
 
 import moon_envs
-from agents.cli import main
-from agents.human.hooks import hooks_for
+from moon_agents.cli.main import main
+from moon_agents.play.human.hooks import hooks_for
 from moon_envs.core import draw
 from moon_envs.moonwakers.render import render_rgb
 from moon_envs.moonwakers.text import explored, face

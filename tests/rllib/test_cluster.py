@@ -60,7 +60,7 @@ def test_a_run_joins_a_running_cluster_by_address(tmp_path):
         config["output"] = {"progress_bar": False, "tensorboard": False, "plot": False}
         path = tmp_path / "cluster.yaml"
         path.write_text(yaml.safe_dump(config))
-        argv = ["-m", "agents.cli", "train", str(path), "--out", str(tmp_path / "runs")]
+        argv = ["-m", "moon_agents.cli", "train", str(path), "--out", str(tmp_path / "runs")]
         done = subprocess.run(
             [sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=600
         )

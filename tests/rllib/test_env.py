@@ -11,8 +11,8 @@ pytest.importorskip("ray.rllib")
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-from agents.rllib.env import LegalDiscrete, MoonMultiAgentEnv, register_envs
-from agents.rllib.league import policy_mapping_fn
+from moon_agents.training.rllib.env import LegalDiscrete, MoonMultiAgentEnv, register_envs
+from moon_agents.training.rllib.league import policy_mapping_fn
 from moon_envs import list_envs
 from moon_envs.core.game import ConfigError, IllegalActionError
 

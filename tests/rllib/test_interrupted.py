@@ -11,13 +11,13 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
-from agents.cli import main
+from moon_agents.cli.main import main
 
 
 def test_ctrl_c_is_reported_by_the_train_command(
     ray_session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import agents.rllib.train as rllib_train
+    import moon_agents.training.rllib.train as rllib_train
 
     built = rllib_train.build_algorithm
 

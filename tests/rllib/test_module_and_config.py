@@ -12,9 +12,9 @@ pytest.importorskip("ray.rllib")
 import torch
 from ray.rllib.core.columns import Columns
 
-from agents.config import load_config, parse_config
-from agents.rllib.env import MoonMultiAgentEnv
-from agents.rllib.module import MaskedPPOTorchRLModule, masked_module_spec
+from moon_agents.training.config import load_config, parse_config
+from moon_agents.training.rllib.env import MoonMultiAgentEnv
+from moon_agents.training.rllib.module import MaskedPPOTorchRLModule, masked_module_spec
 from moon_envs.core.game import ConfigError
 
 
@@ -89,7 +89,7 @@ def test_unknown_ray_key_lists_the_allowed_keys():
 
 
 def test_missing_ray_names_the_extra(monkeypatch):
-    from agents.rllib import require_ray
+    from moon_agents.training.rllib import require_ray
 
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ConfigError, match=r"moon-envs\[rllib\]"):
@@ -97,7 +97,7 @@ def test_missing_ray_names_the_extra(monkeypatch):
 
 
 def test_rllib_agent_spec_names_a_missing_model(tmp_path):
-    from agents.zoo import make_agent
+    from moon_agents.zoo import make_agent
 
     with pytest.raises(ConfigError, match="rllib:PATH"):
         make_agent(f"rllib:{tmp_path}", "jupiter")
@@ -113,8 +113,8 @@ def test_masked_ppo_config_builds_and_trains_where_a_bare_ppo_config_cannot(ray_
     trains an iteration on Moonstar (3 seats, one module); RLlib's default module fails."""
     from ray.rllib.algorithms.ppo import PPOConfig
 
-    from agents.rllib.env import register_envs
-    from agents.rllib.ppo import masked_ppo_config
+    from moon_agents.training.rllib.env import register_envs
+    from moon_agents.training.rllib.ppo import masked_ppo_config
 
     small = {"num_epochs": 1, "train_batch_size_per_learner": 128, "minibatch_size": 64}
     env_config = {"params": {"num_players": 3, "max_rounds": 1}, "seed": 0}

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
-from agents.config import parse_config
-from agents.rllib.train import build_algorithm, init_ray
+from moon_agents.training.config import parse_config
+from moon_agents.training.rllib.train import build_algorithm, init_ray
 
 
 @pytest.mark.parametrize(("env_id", "params"), [("moon_harvesters_v0", {})])
@@ -54,7 +54,7 @@ def test_ray_address_selects_local_or_cluster(monkeypatch):
 def test_a_snapshot_copies_the_learner_and_joins_the_league(ray_session, tmp_path):
     import torch
 
-    from agents.rllib.train import _Run
+    from moon_agents.training.rllib.train import _Run
 
     config = parse_config(
         {

@@ -11,9 +11,9 @@ pytest.importorskip("ray.rllib")
 
 import yaml
 
-from agents.config import load_config
-from agents.evaluate import tournament
-from agents.train import train
+from moon_agents.evaluation.tournament import tournament
+from moon_agents.training.config import load_config
+from moon_agents.training.train import train
 
 TINY = {
     "budget.total_timesteps": 150,

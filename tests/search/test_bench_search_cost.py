@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import moon_envs
-from agents.bench import run_bench, search_cost
+from moon_agents.benchmarks.speed import run_bench, search_cost
 
 
 def test_search_cost_plays_whole_games_and_counts_actions():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import moon_envs
-from agents.search import MCTSAgent
-from agents.zoo import make_agent
+from moon_agents.search import MCTSAgent
+from moon_agents.zoo import make_agent
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.core.view import AgentView
 from tests.helpers import step_state

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.search import MCTSAgent, MCTSConfig, parse_params
-from agents.zoo import agent_names, make_agent
+from moon_agents.search import MCTSAgent, MCTSConfig, parse_params
+from moon_agents.zoo import agent_names, make_agent
 from moon_envs.core.game import ConfigError
 
 
@@ -69,7 +69,7 @@ def test_zoo_builds_mcts_for_every_game_and_checks_the_rollout_agent():
 
 
 def test_configs_accept_mcts_specs_and_reject_bad_ones():
-    from agents.config import ExperimentConfig
+    from moon_agents.training.config import ExperimentConfig
 
     base = {"env": {"id": "jupiter_v0"}}
     ok = ExperimentConfig.model_validate({**base, "opponents": {"pool": ["mcts:simulations=5"]}})

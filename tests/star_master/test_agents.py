@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristics.star_master import StarMasterMemoryAgent
-from agents.zoo import make_agent
+from moon_agents.heuristics.star_master import StarMasterMemoryAgent
+from moon_agents.zoo import make_agent
 from moon_envs import ConfigError
 from moon_envs.core.view import AgentView
 from moon_envs.star_master.config import NAME0, PASS, STAR, SWAP0
@@ -46,7 +46,7 @@ def test_bad_agent_specs_name_the_field_and_the_allowed_values(spec, words):
 
 
 def test_memory_spec_works_in_tournaments():
-    from agents.evaluate import tournament
+    from moon_agents.evaluation.tournament import tournament
 
     res = tournament("star_master_v0", ["memory:capacity=9", "random"], games=4, seed=0)
     assert res.stats["memory:capacity=9"].games == 4

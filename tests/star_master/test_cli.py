@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from agents import zoo
-from agents.cli import main
+from moon_agents import zoo
+from moon_agents.cli.main import main
 from moon_envs.star_master.rules import StarMasterState
 from tests.star_master import recording
 
@@ -59,7 +59,7 @@ class Answers(io.StringIO):
 
 
 def test_a_person_sees_only_their_seat_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.human import star_master as hooks
+    from moon_agents.play.human import star_master as hooks
 
     views: list[int | None] = []
     observers: list[int | None] = []

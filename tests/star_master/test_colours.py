@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import moon_envs
-from agents.heuristics.star_master import StarMasterMemoryAgent
-from agents.human import narrate
-from agents.human import star_master as sm
+from moon_agents.heuristics.star_master import StarMasterMemoryAgent
+from moon_agents.play.human import narrate
+from moon_agents.play.human import star_master as sm
 from moon_envs import ConfigError
 from moon_envs.core.view import AgentView
 from moon_envs.star_master.config import STAR
@@ -186,7 +186,7 @@ def _applied(state, action):
 
 @pytest.mark.parametrize("k", [6, 7])
 def test_the_memory_agent_plays_legally_and_beats_random(k):
-    from agents.evaluate import tournament
+    from moon_agents.evaluation.tournament import tournament
 
     game = StarMasterGame(num_players=2, num_colours=k, memory="perfect", max_turns=60)
     agent = StarMasterMemoryAgent(seed=0)

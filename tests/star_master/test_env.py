@@ -174,7 +174,7 @@ def test_global_state_holds_every_field_of_the_position(k):
 
 
 def test_memory_agent_ladder_on_a_few_games():
-    from agents.evaluate import tournament
+    from moon_agents.evaluation.tournament import tournament
 
     res = tournament("star_master_v0", ["random", "memory3"], games=10, seed=0)
     assert res.stats["memory3"].wins >= 8

@@ -3,8 +3,8 @@ them, move names from the seat's own view, the legend."""
 
 from __future__ import annotations
 
-from agents.human import hooks_for, narrate, narrate_chance, parse_move
-from agents.human import star_master as sm
+from moon_agents.play.human import hooks_for, narrate, narrate_chance, parse_move
+from moon_agents.play.human import star_master as sm
 from moon_envs.star_master.config import NAME0, PASS, SWAP0
 from tests.star_master.positions import give, roll, start, where
 

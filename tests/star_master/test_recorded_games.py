@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.star_master.recorded_games import RECORDING
 from tests.recorded import check_coverage, check_replays
+from tests.star_master.recorded_games import RECORDING
 
 
 def test_the_fixture_covers_every_configuration():

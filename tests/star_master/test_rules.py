@@ -7,8 +7,8 @@ import pytest
 
 from moon_envs import ConfigError, IllegalActionError
 from moon_envs.core.game import CHANCE, TERMINAL
-from moon_envs.star_master.config import NAME0, PASS, STAR, SWAP0
 from moon_envs.star_master import memory as decay
+from moon_envs.star_master.config import NAME0, PASS, STAR, SWAP0
 from moon_envs.star_master.rules import END, FLIP, NAME, RACE, ROLL, SWAP, StarMasterGame
 from tests.star_master.positions import LAYOUT, give, roll, start, where
 

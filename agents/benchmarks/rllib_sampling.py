@@ -1,0 +1,118 @@
+"""Sampling throughput: RLlib with 1 and 2 env runners beside the SB3 trainer, one run.
+
+::
+
+    python -m moon_agents.benchmarks.rllib_sampling --env jupiter_v0 --seconds 20 [--runners 1 2]
+
+Every contender plays the learner's seat against ``random`` (played inside the env, as
+in training) with an untrained policy of the same shape, and only the learner's steps
+count, so the figures compare like with like:
+
+* ``sb3``: the SB3 trainer's ``DummyVecEnv`` of ``n_envs`` envs in one process, timed
+  over ``MaskablePPO.collect_rollouts`` (sampling only);
+* ``rllib-NxK``: ``N`` RLlib env runners of ``K`` envs each sampling in parallel
+  (``EnvRunner.sample``), timed from the driver, on a local Ray with ``N + 1`` CPUs.
+
+Ratios are to ``sb3`` measured in the same run (the machine may be shared). On a cluster,
+``--address auto`` joins it and ``--runners 1 8 32`` shows how sampling scales there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+PARAMS = {"num_players": 2}
+
+
+def bench_sb3(env_id: str, seconds: float, n_envs: int = 8, n_steps: int = 256) -> float:
+    """Learner steps per second of the SB3 trainer's sampling (collect_rollouts)."""
+    from moon_agents.training.build import build_model, build_vec_env, seed_everything
+    from moon_agents.training.config import parse_config
+
+    config = parse_config(
+        {
+            "env": {"id": env_id, "params": PARAMS},
+            "algorithm": {"n_envs": n_envs, "n_steps": n_steps, "batch_size": n_steps},
+            "opponents": {"pool": ["random"]},
+            "eval": {"opponents": ["random"]},
+        }
+    )
+    seed_everything(0, 1)
+    vec, _ = build_vec_env(config, config.env.game_name())
+    model = build_model(config, vec, None)
+    _, callback = model._setup_learn(10**12, None)
+    callback.on_training_start(locals(), globals())
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        model.collect_rollouts(model.env, callback, model.rollout_buffer, n_steps)
+        steps += n_envs * n_steps
+    return steps / (time.perf_counter() - start)
+
+
+def bench_rllib(
+    env_id: str, seconds: float, runners: int, address: str | None, envs_per_runner: int = 8
+) -> float:
+    """Learner steps per second of ``runners`` RLlib env runners sampling in parallel."""
+    import ray
+
+    from moon_agents.training.config import parse_config
+    from moon_agents.training.rllib.train import build_algorithm, init_ray
+
+    config = parse_config(
+        {
+            "env": {"id": env_id, "params": PARAMS},
+            "algorithm": {"name": "rllib-ppo"},
+            "opponents": {"pool": ["random"], "snapshots": {"every_timesteps": 0}},
+            "eval": {"opponents": ["random"]},
+            "ray": {
+                "address": address,
+                "num_env_runners": runners,
+                "num_envs_per_env_runner": envs_per_runner,
+                "num_cpus": runners + 1,
+            },
+        }
+    )
+    started = init_ray(config)
+    algo = build_algorithm(config, ["random"], [])
+    chunk = 1000
+
+    def sample(runner: Any) -> int:
+        episodes = runner.sample(num_timesteps=chunk)
+        return sum(len(e) for e in episodes)
+
+    group = algo.env_runner_group
+    group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += sum(group.foreach_env_runner(sample, local_env_runner=False))
+    rate = steps / (time.perf_counter() - start)
+    algo.stop()
+    if started:
+        ray.shutdown()
+    return rate
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--env", default="jupiter_v0")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--runners", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--envs-per-runner", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--address", default=None, help='join a cluster ("auto" or address)')
+    args = parser.parse_args(argv)
+    rates = {"sb3": bench_sb3(args.env, args.seconds)}
+    for n in args.runners:
+        for k in args.envs_per_runner:
+            rates[f"rllib-{n}x{k}"] = bench_rllib(args.env, args.seconds, n, args.address, k)
+    print(f"{args.env}, learner steps/s over {args.seconds:g} s each (vs random):")
+    for name, rate in rates.items():
+        print(f"  {name:10s} {rate:9.0f} steps/s   x{rate / rates['sb3']:.2f} vs sb3")
+    print(json.dumps({k: round(v, 1) for k, v in rates.items()}))
+    return rates
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""``moon-envs bench``: random-play speed of the envs beside PettingZoo's connect_four_v3."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from moon_agents.cli.usage import UsageError
+
+
+def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
+    from moon_agents.benchmarks.speed import run_bench
+
+    if args.seconds <= 0:
+        raise UsageError(f"--seconds {args.seconds}: allowed: a positive number")
+    run_bench(
+        args.envs or None, seconds=args.seconds, seed=args.seed, out=lambda s: print(s, file=out)
+    )
+    return 0

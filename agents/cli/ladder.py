@@ -1,0 +1,99 @@
+"""``moon-envs ladder``: a game's round-robin ladder, its tables, files and plot.
+
+::
+
+    moon-envs ladder jupiter_v0                       the published ladder, 500 games a pairing
+    moon-envs ladder jupiter_v0 --workers 2 --out docs/ladder/jupiter_v0
+    moon-envs ladder jupiter_v0 --agent mine=ppo:runs/x/model.zip --drop mcts-200
+    moon-envs ladder star_master_v0 --games 50 --only random memory trained
+
+The agents and env parameters come from :data:`moon_agents.evaluation.ladder.lineups.LADDERS`;
+``--agent LABEL=SPEC`` adds (or replaces) one, ``--drop LABEL`` removes one and ``--only``
+keeps the named ones. Finished pairings are cached in ``OUT/pairings/``, so a second run
+with one more agent plays only that agent's pairings (``--fresh`` replays everything).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from moon_agents.cli.usage import UsageError, parse_params
+
+
+def add_ladder_parser(sub: argparse._SubParsersAction) -> None:
+    la = sub.add_parser(
+        "ladder", help="round-robin ladder of a game's agents: win rates, Elo, plot"
+    )
+    la.add_argument("env", help="env id, e.g. jupiter_v0")
+    la.add_argument("--games", type=int, default=500, help="games per pairing (default 500)")
+    la.add_argument("--seed", type=int, default=0)
+    la.add_argument("--workers", type=int, default=1, help="processes playing side by side")
+    la.add_argument("--out", help="output folder (default ladders/ENV)")
+    la.add_argument("--agent", action="append", metavar="LABEL=SPEC", help="add or replace one")
+    la.add_argument("--drop", action="append", metavar="LABEL", help="leave an agent out")
+    la.add_argument("--only", nargs="+", metavar="LABEL", help="keep only these agents")
+    la.add_argument("--param", action="append", metavar="KEY=VALUE", help="env parameter")
+    la.add_argument("--fresh", action="store_true", help="ignore cached pairings")
+    la.add_argument("--no-progress", action="store_true")
+
+
+def ladder_agents(env_id: str, args: argparse.Namespace) -> tuple[dict[str, str], dict]:
+    """The ladder's ``label -> spec`` and env parameters after the command's edits."""
+    from moon_agents.evaluation.ladder.lineups import LADDERS, ladder_plan
+
+    if env_id in LADDERS or not args.agent:
+        plan = ladder_plan(env_id)
+        agents, params = dict(plan.agents), dict(plan.env_params)
+    else:
+        agents, params = {}, {}
+    for item in args.agent or []:
+        label, sep, spec = item.partition("=")
+        if not sep or not label or not spec:
+            raise UsageError(f"--agent {item!r}: write it as LABEL=SPEC, e.g. mine=ppo:model.zip")
+        agents[label] = spec
+    for label in args.drop or []:
+        if label not in agents:
+            raise UsageError(f"--drop {label!r}: no such agent; allowed: {sorted(agents)}")
+        del agents[label]
+    if args.only:
+        unknown = [label for label in args.only if label not in agents]
+        if unknown:
+            raise UsageError(f"--only {unknown}: no such agent; allowed: {sorted(agents)}")
+        agents = {label: agents[label] for label in args.only}
+    params.update(parse_params(args.param))
+    return agents, params
+
+
+def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
+    from moon_agents.evaluation.ladder.run import run_ladder
+
+    if args.games < 1:
+        raise UsageError(f"--games {args.games}: allowed: 1 or more")
+    if args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: allowed: 1 or more")
+    agents, params = ladder_agents(args.env, args)
+    out_dir = args.out or f"ladders/{args.env}"
+    show = not args.no_progress and sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            print(f"\r{args.env} ladder: {done}/{total} chunks", end="", file=sys.stderr)
+
+    result = run_ladder(
+        args.env,
+        agents,
+        games=args.games,
+        seed=args.seed,
+        env_params=params,
+        out_dir=out_dir,
+        workers=args.workers,
+        fresh=args.fresh,
+        progress=progress,
+    )
+    if show:
+        print(file=sys.stderr)
+    print(result.markdown(), file=out)
+    print(f"\nwrote {out_dir}/ladder.md, ladder.json, games.csv, ladder.png", file=out)
+    return 0

@@ -1,0 +1,154 @@
+"""The ``moon-envs`` command.
+
+::
+
+    moon-envs list                                   envs, summaries, agents per game
+    moon-envs list moonstar_v1                       an env's page and every parameter
+    moon-envs play jupiter_v0 --agents random greedy [--seed 0] [--param num_players=2]
+    moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
+    moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
+    moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
+    moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
+    moon-envs bench [jupiter_v0 ...] [--seconds 3]
+    moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
+
+Bad input (unknown env id, agent, parameter or config field) prints one clear message
+and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
+
+This module builds the parser and dispatches; each subcommand is a module of
+:mod:`moon_agents.cli`, whose names are importable from here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from moon_agents.cli.bench import cmd_bench
+from moon_agents.cli.evaluate import cmd_eval
+from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
+from moon_agents.cli.list_envs import cmd_list
+from moon_agents.cli.play import cmd_play
+from moon_agents.cli.train import cmd_train
+from moon_agents.cli.usage import UsageError, parse_params, parse_value
+from moon_envs.core.game import ConfigError
+
+__all__ = [  # the entry point and, for existing imports, the subcommands and helpers
+    "UsageError",
+    "build_parser",
+    "cmd_bench",
+    "cmd_eval",
+    "cmd_ladder",
+    "cmd_list",
+    "cmd_play",
+    "cmd_train",
+    "main",
+    "parse_params",
+    "parse_value",
+]
+
+# ---- parser -------------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors: status 2, no traceback
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="moon-envs", description="moon-envs: space-themed board games for multi-agent RL"
+    )
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    ls = sub.add_parser("list", help="environments, their summaries and agents")
+    ls.add_argument(
+        "env", nargs="?", help="an env id: print its page and every parameter with its default"
+    )
+    ls.add_argument("--params", action="store_true", help="also list each env's parameters")
+
+    pl = sub.add_parser("play", help="play one game between agents (or against them)")
+    pl.add_argument("env", help="env id, e.g. jupiter_v0")
+    pl.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="SPEC",
+        help="random, greedy, mcts:..., ppo:PATH, rllib:PATH, ... (one per seat)",
+    )
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument(
+        "--param", action="append", metavar="KEY=VALUE", help="env parameter (repeatable)"
+    )
+    pl.add_argument(
+        "--human", type=int, metavar="SEAT", help="you play this seat from the terminal"
+    )
+    pl.add_argument(
+        "--render", choices=["ansi", "none"], default="ansi", help="print the board after each move"
+    )
+    pl.add_argument("--gif", metavar="PATH", help="write an animated GIF of the game (Pillow)")
+    pl.add_argument(
+        "--html", metavar="PATH", help="write a self-contained HTML replay (SVG board per step)"
+    )
+
+    tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")
+    tr.add_argument("config", help="YAML config, e.g. configs/jupiter_ppo.yaml")
+    tr.add_argument("--out", help="parent folder of the run folder (overrides output.dir)")
+    tr.add_argument("--timesteps", type=int, help="overrides budget.total_timesteps")
+    tr.add_argument("--seed", type=int, help="overrides seed")
+    tr.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    ev = sub.add_parser("eval", help="tournament between agents: win rates, 95%% CIs, Elo")
+    ev.add_argument("env")
+    ev.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
+    ev.add_argument("--games", type=int, default=100)
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--param", action="append", metavar="KEY=VALUE")
+    ev.add_argument("--out", help="folder for results.csv/json, games.csv, table.md, win_rates.png")
+    ev.add_argument("--no-progress", action="store_true")
+
+    be = sub.add_parser("bench", help="random-play agent-steps/s beside connect_four_v3")
+    be.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
+    be.add_argument("--seconds", type=float, default=3.0, help="seconds per env")
+    be.add_argument("--seed", type=int, default=0)
+
+    add_ladder_parser(sub)
+    return p
+
+
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    out = stdout or sys.stdout
+    inp = stdin or sys.stdin
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        "list": lambda a: cmd_list(a, out),
+        "play": lambda a: cmd_play(a, out, inp),
+        "train": lambda a: cmd_train(a, out),
+        "eval": lambda a: cmd_eval(a, out),
+        "bench": lambda a: cmd_bench(a, out),
+        "ladder": lambda a: cmd_ladder(a, out),
+    }
+    try:
+        args = build_parser().parse_args(argv)
+        return commands[args.command](args)
+    except (UsageError, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ImportError as exc:
+        print(
+            f"error: {exc} (an optional dependency or game module is missing; "
+            f'training and ppo: agents need pip install "moon-envs[train]")',
+            file=sys.stderr,
+        )
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    except BrokenPipeError:  # output piped into e.g. `head`
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -1,0 +1,44 @@
+"""``moon-envs train``: train from a YAML config (with command-line overrides) and report."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+
+def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
+    from moon_agents.training.config import load_config
+    from moon_agents.training.train import train
+
+    overrides: dict[str, Any] = {}
+    if args.out is not None:
+        overrides["output.dir"] = args.out
+    if args.timesteps is not None:
+        overrides["budget.total_timesteps"] = args.timesteps
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    if args.no_progress:
+        overrides["output.progress_bar"] = False
+    config = load_config(args.config, overrides)
+    print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
+    result = train(config)
+    if result.interrupted:
+        print(
+            f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "
+            f"is saved in {result.run_dir} (model.zip, metrics, summary.json)",
+            file=out,
+        )
+    print(f"run folder: {result.run_dir}  (device: {result.device})", file=out)
+    print(
+        f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  "
+        f"wall time: {result.elapsed_s:.1f} s",
+        file=out,
+    )
+    for key, value in result.final_eval.items():
+        if key.endswith("_win_rate"):
+            stem = key[: -len("_win_rate")]
+            lo, hi = result.final_eval[f"{stem}_ci_low"], result.final_eval[f"{stem}_ci_high"]
+            print(f"final win rate vs {stem[5:]}: {value:.3f} [{lo:.3f}, {hi:.3f}]", file=out)
+    spec = getattr(result, "agent_spec", f"ppo:{result.model_path}")  # rllib: runs differ
+    print(f"model: {result.model_path}  (agent spec {spec})", file=out)
+    return 0

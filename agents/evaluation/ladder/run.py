@@ -1,0 +1,296 @@
+"""The agent ladder: a round-robin tournament where every pair of agents meets head to head.
+
+::
+
+    from moon_agents.evaluation.ladder.run import run_ladder
+    result = run_ladder("jupiter_v0", {"random": "random", "greedy": "greedy",
+                                       "mcts-50": "mcts:simulations=50"}, games=500)
+    print(result.markdown())       # ranking and pairwise table
+    result.save("ladder_out")      # ladder.md, ladder.json, games.csv, ladder.png
+
+**Pairings.** Every unordered pair of agents ``(a, b)`` plays ``games`` games. Game ``i``
+of every pairing uses env seed ``seed + i`` (the same dice and deals for every pairing,
+which makes pairings easier to compare) and seats rotated: in a 2-player game ``a`` sits
+first in even games and ``b`` in odd ones; with more seats the two agents alternate round
+the table, the order rotated by one seat per game.
+
+**Scores.** A game is split into pairwise results between seats of the two agents (the
+winner beats the non-winner, equal results are ties worth half; see
+:func:`moon_agents.evaluation.results.pairwise_results`). A pairing's win rate is ``a``'s share of
+those results with a Wilson 95% interval; the Elo ratings are one Bradley–Terry fit over every
+pairing's results (mean 1500, see :mod:`moon_agents.evaluation.ratings`).
+
+**Chunks, workers and the cache.** A pairing is played in chunks of
+:data:`CHUNK_GAMES` games; each chunk builds its two agents afresh, seeded from the
+pairing and the chunk, so a ladder gives the same games whatever the number of worker
+processes (``workers``). Finished pairings are stored in ``<out>/pairings/`` with what
+they were played with (env, parameters, seed, games, both specs and a hash of every model
+file a spec names); a later run with the same settings reuses them, so adding an agent to
+a ladder plays only the new pairings. Pass ``fresh=True`` to replay everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from moon_agents.evaluation.ladder.report import LadderResult
+from moon_agents.evaluation.results import GameRecord
+from moon_agents.evaluation.tournament import lineups, play_game
+from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
+
+__all__ = ["CHUNK_GAMES", "LadderResult", "pairing_seats", "run_ladder", "spec_fingerprint"]
+
+CHUNK_GAMES = 50
+"""Games per chunk: the unit of work of one worker, with its own freshly seeded agents."""
+CACHE_VERSION = 1
+_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")
+
+
+def pairing_seats(game_index: int, num_seats: int) -> tuple[int, ...]:
+    """Which of the two agents (0 = a, 1 = b) sits in each seat in game ``game_index``."""
+    ups = lineups(2, num_seats)
+    return ups[game_index % len(ups)]
+
+
+def spec_fingerprint(spec: str, game: str) -> str:
+    """A hash of the model file(s) a ``ppo:``/``rllib:`` spec names (``""`` for others), so
+    that a retrained model is not mistaken for the one a cached pairing played."""
+    from moon_agents.zoo import model_path
+
+    path = model_path(spec, game)
+    if path is None or not path.exists():
+        return ""
+    p = Path(path)
+    files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.name.encode())
+        digest.update(f.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _agent_seed(seed: int, label: str, other: str, chunk: int) -> int:
+    return (seed * 1_000_003 + zlib.crc32(f"{label}|{other}|{chunk}".encode())) % 2**31
+
+
+def play_chunk(
+    env_id: str,
+    env_params: Mapping[str, Any],
+    seed: int,
+    pair: tuple[tuple[str, str], tuple[str, str]],
+    start: int,
+    stop: int,
+    chunk: int,
+) -> list[dict[str, Any]]:
+    """Games ``start..stop-1`` of one pairing ``((label_a, spec_a), (label_b, spec_b))``,
+    as :class:`GameRecord` dicts (seat names are the labels)."""
+    from moon_agents.zoo import make_agent
+    from moon_envs import make
+
+    env = make(env_id, **dict(env_params))
+    game = env.game.spec.name
+    (la, sa), (lb, sb) = pair
+    agents = [
+        make_agent(sa, game, seed=_agent_seed(seed, la, lb, chunk), name=la),
+        make_agent(sb, game, seed=_agent_seed(seed, lb, la, chunk), name=lb),
+    ]
+    _one_thread()  # after the agents: loading a policy is what imports torch
+    labels = (la, lb)
+    seats_n = env.game.spec.num_players
+    records = []
+    for i in range(start, stop):
+        who = pairing_seats(i, seats_n)
+        clock: tuple[list[int], list[float]] = ([0] * seats_n, [0.0] * seats_n)
+        scores, winners, length = play_game(env, [agents[w] for w in who], seed + i, clock)
+        seats = tuple(labels[w] for w in who)
+        rec = GameRecord(
+            i, seed + i, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
+        )
+        records.append(asdict(rec))
+    env.close()
+    return records
+
+
+def _one_thread() -> None:
+    """Worker processes share the machine: one torch thread each (when torch is loaded)."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+def _cache_key(
+    env_id: str, params: Mapping[str, Any], seed: int, games: int, a: tuple, b: tuple, game: str
+) -> dict[str, Any]:
+    return {
+        "version": CACHE_VERSION,
+        "env_id": env_id,
+        "env_params": dict(params),
+        "seed": seed,
+        "games": games,
+        "a": {"label": a[0], "spec": a[1], "model": spec_fingerprint(a[1], game)},
+        "b": {"label": b[0], "spec": b[1], "model": spec_fingerprint(b[1], game)},
+    }
+
+
+def _read_cache(path: Path, key: dict[str, Any]) -> list[GameRecord] | None:
+    """The stored games of a pairing, or None when absent, unreadable or played otherwise."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != json.loads(json.dumps(key)):
+        return None
+    try:
+        return [_record(g) for g in data["games"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _record(g: Mapping[str, Any]) -> GameRecord:
+    return GameRecord(
+        int(g["game"]),
+        int(g["seed"]),
+        tuple(str(s) for s in g["seats"]),
+        tuple(float(s) for s in g["scores"]),
+        tuple(int(w) for w in g["winners"]),
+        int(g["length"]),
+        tuple(int(d) for d in g.get("decisions", ())),
+        tuple(float(t) for t in g.get("seconds", ())),
+    )
+
+
+def check_agents(agents: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The ``label -> spec`` mapping as pairs, after checking the labels."""
+    if len(agents) < 2:
+        raise ConfigError(f"a ladder needs at least 2 agents, got {len(agents)}")
+    for label, spec in agents.items():
+        if not isinstance(label, str) or not _LABEL.match(label):
+            raise ConfigError(
+                f"agent label {quote(label)} is not allowed; allowed: 1-40 letters, digits "
+                "and _ . + - (starting with a letter or digit)"
+            )
+        if not isinstance(spec, str) or not spec:
+            raise ConfigError(f"agent {label!r}: the spec must be a non-empty string")
+    return list(agents.items())
+
+
+def run_ladder(
+    env_id: str,
+    agents: Mapping[str, str],
+    games: int = 500,
+    seed: int = 0,
+    env_params: Mapping[str, Any] | None = None,
+    out_dir: str | Path | None = None,
+    workers: int = 1,
+    fresh: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> LadderResult:
+    """Play every pairing of ``agents`` (``label -> agent spec``) ``games`` times.
+
+    Args:
+        env_id: a registered env id.
+        agents: at least two agents, labelled (labels name them in tables and files).
+        games: games per pairing (500 for the published ladders).
+        seed: game ``i`` of each pairing uses env seed ``seed + i``.
+        env_params: parameters for ``moon_envs.make``.
+        out_dir: where pairings are cached and the results written (``None``: nowhere).
+        workers: processes playing chunks side by side (the results do not depend on it).
+        fresh: ignore cached pairings.
+        progress: called with ``(chunks done, chunks in all)`` after every chunk.
+    """
+    from moon_agents.zoo import make_agent
+    from moon_envs import make
+
+    if not isinstance(games, int) or games < 1:
+        raise ConfigError(f"games={quote(games)} is not allowed; allowed: an integer >= 1")
+    if not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers={quote(workers)} is not allowed; allowed: an integer >= 1")
+    params = dict(env_params or {})
+    pairs_of = check_agents(agents)
+    env = make(env_id, **params)  # bad ids and parameters fail here, before any game
+    game = env.game.spec.name
+    env.close()
+    for label, spec in pairs_of:  # so do bad specs and unreadable models
+        make_agent(spec, game, seed=0, name=label)
+    cache_dir = Path(out_dir) / "pairings" if out_dir is not None else None
+    results: dict[tuple[str, str], list[GameRecord]] = {}
+    todo: list[tuple[int, tuple, int, int, int]] = []
+    pairs = list(itertools.combinations(pairs_of, 2))
+    for k, (a, b) in enumerate(pairs):
+        cached = None
+        if cache_dir is not None and not fresh:
+            key = _cache_key(env_id, params, seed, games, a, b, game)
+            cached = _read_cache(cache_dir / f"{a[0]}__{b[0]}.json", key)
+        if cached is not None:
+            results[(a[0], b[0])] = cached
+            continue
+        for c, start in enumerate(range(0, games, CHUNK_GAMES)):
+            todo.append((k, (a, b), start, min(games, start + CHUNK_GAMES), c))
+    chunks_left = {k: sum(1 for t in todo if t[0] == k) for k in range(len(pairs))}
+    played: dict[int, list[dict[str, Any]]] = {k: [] for k in range(len(pairs))}
+
+    def finished(k: int, records: list[dict[str, Any]]) -> None:
+        """Keep a chunk's games; once a pairing is complete, store it in the cache."""
+        played[k].extend(records)
+        chunks_left[k] -= 1
+        if chunks_left[k]:
+            return
+        a, b = pairs[k]
+        games_ab = [_record(r) for r in sorted(played[k], key=lambda r: r["game"])]
+        results[(a[0], b[0])] = games_ab
+        if cache_dir is not None:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            key = _cache_key(env_id, params, seed, games, a, b, game)
+            body = {"key": key, "games": [asdict(r) for r in games_ab]}
+            (cache_dir / f"{a[0]}__{b[0]}.json").write_text(json.dumps(body))
+
+    _run_chunks(env_id, params, seed, todo, workers, finished, progress)
+    results = {(a[0], b[0]): results[(a[0], b[0])] for a, b in pairs}  # in pairing order
+    result = LadderResult.build(env_id, params, seed, games, pairs_of, results)
+    if out_dir is not None:
+        result.save(out_dir)
+    return result
+
+
+def _run_chunks(
+    env_id: str,
+    params: dict[str, Any],
+    seed: int,
+    todo: list[tuple[int, tuple, int, int, int]],
+    workers: int,
+    finished: Callable[[int, list[dict[str, Any]]], None],
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Play the chunks in ``todo`` (in this process, or in ``workers`` processes), handing
+    each chunk's games to ``finished(pairing index, games)``."""
+    total = len(todo)
+    if workers == 1 or total <= 1:
+        for n, (k, pair, start, stop, c) in enumerate(todo, 1):
+            finished(k, play_chunk(env_id, params, seed, pair, start, stop, c))
+            if progress:
+                progress(n, total)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    ctx = multiprocessing.get_context("spawn")  # no torch thread pools inherited by fork
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = {
+            pool.submit(play_chunk, env_id, params, seed, pair, start, stop, c): k
+            for (k, pair, start, stop, c) in todo
+        }
+        for n, fut in enumerate(as_completed(futures), 1):
+            finished(futures[fut], fut.result())
+            if progress:
+                progress(n, total)

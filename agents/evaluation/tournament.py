@@ -1,0 +1,231 @@
+"""Tournaments between any agents: win rates with confidence intervals, Elo ratings, plots.
+
+::
+
+    from moon_agents.evaluation.tournament import tournament
+    result = tournament("jupiter_v0", ["random", "greedy", "ppo:runs/x/model.zip"], games=200)
+    print(result.table())          # Markdown table
+    result.save("eval_out")        # results.csv, results.json, games.csv, table.md, win_rates.png
+
+**Seating.** With ``k`` agents in an ``n``-player game the *line-ups* are every ordered
+choice of ``n`` distinct agents (all seat permutations when ``k == n``); with fewer agents
+than seats the line-ups are the ``n`` rotations of the agents repeated to fill the table.
+Game ``g`` uses line-up ``g mod #line-ups`` and env seed ``seed + g``, so seats are
+rotated evenly and a tournament is reproducible.
+
+**Win rate.** An agent scores 1 for a game it wins alone, ``1/w`` for a win shared by
+``w`` seats, 0 for a loss; its win rate is the mean over its games, with a Wilson 95%
+score interval.
+
+**Elo.** Every game is split into pairwise results between seats of different agents
+(the winner beats the non-winner; between two winners or two non-winners the higher
+score wins; equal is a tie, worth half). A Bradley–Terry model is fitted to those
+results by the minorisation–maximisation iteration (Hunter 2004) and reported on the
+Elo scale, ``400 log10(strength)``, shifted so that the mean rating is 1500. A prior of
+``prior_ties`` virtual ties per pair keeps ratings finite when an agent wins everything.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from moon_agents.base import start_game
+from moon_agents.evaluation.ratings import ELO_MEAN, fit_elo, wilson_interval
+from moon_agents.evaluation.results import (
+    AgentStats,
+    GameRecord,
+    TournamentResult,
+    pairwise_results,
+)
+from moon_envs.core.game import ConfigError
+
+__all__ = [
+    "ELO_MEAN",
+    "AgentStats",
+    "GameRecord",
+    "TournamentResult",
+    "build_agents",
+    "evaluate_against",
+    "fit_elo",
+    "lineups",
+    "pairwise_results",
+    "play_game",
+    "tournament",
+    "wilson_interval",
+]
+
+
+# ---- playing ----------------------------------------------------------------------------------
+
+
+def lineups(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
+    """Seat assignments (agent index per seat) that rotate every agent through every seat."""
+    if num_agents >= num_seats:
+        return list(itertools.permutations(range(num_agents), num_seats))
+    filled = [i % num_agents for i in range(num_seats)]
+    return [tuple(filled[(s + r) % num_seats] for s in range(num_seats)) for r in range(num_seats)]
+
+
+def play_game(
+    env: Any,
+    agents: Sequence[Any],
+    seed: int | None = None,
+    clock: tuple[list[int], list[float]] | None = None,
+) -> tuple[list[float], list[int], int]:
+    """Play one game of the AEC ``env`` with ``agents[seat]`` in each seat.
+
+    Returns the final scores, the winning seats and the number of player decisions. With
+    ``clock = (decisions, seconds)``, two lists with one entry per seat, each seat's
+    number of decisions and the wall time its agent spent choosing them are added there.
+    """
+    env.reset(seed=seed)
+    seat_of = {a: i for i, a in enumerate(env.possible_agents)}
+    for seat, player in enumerate(agents):
+        start_game(player, env.game, seat)
+    steps = 0
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        view = env.agent_view(agent)
+        player = agents[seat_of[agent]]
+        start = time.perf_counter()
+        action = player.act(view) if hasattr(player, "act") else player(view)
+        if clock is not None:
+            clock[0][seat_of[agent]] += 1
+            clock[1][seat_of[agent]] += time.perf_counter() - start
+        env.step(int(action))
+        steps += 1
+        if env.game_state.is_terminal():
+            break
+    state = env.game_state
+    return [float(s) for s in state.scores()], list(state.winners()), steps
+
+
+def build_agents(specs: Sequence[Any], game: str, seed: int = 0) -> tuple[list[Any], list[str]]:
+    """Agents from specs (strings for :func:`moon_agents.zoo.make_agent`, or agent objects).
+
+    Names are made unique (``random``, ``random#2``); agent ``i`` is seeded ``seed + i``.
+    """
+    from moon_agents.zoo import make_agent
+
+    built, names = [], []
+    for i, spec in enumerate(specs):
+        base = spec if isinstance(spec, str) else getattr(spec, "name", f"agent{i}")
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base}#{n}", n + 1
+        agent = make_agent(spec, game, seed=seed + i, name=name) if isinstance(spec, str) else spec
+        built.append(agent)
+        names.append(name)
+    return built, names
+
+
+def tournament(
+    env_id: str,
+    agent_specs: Sequence[Any],
+    games: int,
+    seed: int = 0,
+    env_params: dict[str, Any] | None = None,
+    out_dir: str | Path | None = None,
+    progress: bool = False,
+    prior_ties: float = 1.0,
+) -> TournamentResult:
+    """Play ``games`` games of ``env_id`` between ``agent_specs``, seats rotated.
+
+    Args:
+        env_id: a registered id (``moon_envs.list_envs()``).
+        agent_specs: at least two agents: specs such as ``"random"``, ``"greedy"``,
+            ``"ppo:PATH"``, or objects with ``act(view)``.
+        games: number of games (use a multiple of the number of line-ups for exact balance).
+        seed: game ``g`` is played with env seed ``seed + g``; agents are seeded from it too.
+        env_params: parameters for ``moon_envs.make``.
+        out_dir: if given, :meth:`TournamentResult.save` writes the results there.
+        progress: show a tqdm progress bar (if tqdm is installed and stderr is a terminal).
+    """
+    from moon_envs import make
+
+    if len(agent_specs) < 2:
+        raise ConfigError(f"a tournament needs at least 2 agents, got {len(agent_specs)}")
+    if games < 1:
+        raise ConfigError(f"games={games} is out of range; allowed: 1..")
+    params = dict(env_params or {})
+    env = make(env_id, **params)
+    game_name = env.game.spec.name
+    agents, names = build_agents(agent_specs, game_name, seed=seed)
+    ups = lineups(len(agents), env.game.spec.num_players)
+    records = []
+    it: Any = range(games)
+    if progress:
+        try:
+            from tqdm import tqdm
+
+            it = tqdm(it, desc=f"{env_id} tournament", unit="game", disable=None)
+        except ImportError:
+            pass
+    for g in it:
+        up = ups[g % len(ups)]
+        clock: tuple[list[int], list[float]] = ([0] * len(up), [0.0] * len(up))
+        scores, winners, length = play_game(env, [agents[i] for i in up], seed + g, clock)
+        seats = tuple(names[i] for i in up)
+        records.append(
+            GameRecord(
+                g, seed + g, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
+            )
+        )
+    env.close()
+    result = TournamentResult.from_games(
+        env_id, names, records, params, seed, prior_ties=prior_ties
+    )
+    if out_dir is not None:
+        result.save(out_dir)
+    return result
+
+
+def evaluate_against(
+    env_id: str,
+    agent: Any,
+    opponent: Any,
+    games: int,
+    seed: int = 0,
+    env_params: dict[str, Any] | None = None,
+) -> tuple[float, float, float]:
+    """``agent``'s win rate and Wilson 95% interval against ``opponent`` (seats rotated)."""
+    result = tournament(env_id, [agent, opponent], games, seed=seed, env_params=env_params)
+    name = result.agents[0]
+    lo, hi = result.stats[name].ci
+    return result.win_rate(name), lo, hi
+
+
+def evaluate_learner(
+    cfg: Any, learner: Any, name_of: Callable[[str], str]
+) -> dict[str, tuple[float, float, float]]:
+    """A trainer's evaluation: the learner's win rate and Wilson 95% interval against each
+    of ``cfg.eval.opponents`` (``cfg.eval.games`` games, seats rotated, the run's
+    evaluation seed), keyed by ``name_of(spec)``."""
+    return {
+        name_of(spec): evaluate_against(
+            cfg.env.id,
+            learner,
+            spec,
+            cfg.eval.games,
+            seed=cfg.seed + 1_000_003,
+            env_params=cfg.env.params,
+        )
+        for spec in cfg.eval.opponents
+    }
+
+
+def eval_columns(results: dict[str, tuple[float, float, float]]) -> dict[str, float]:
+    """The metrics columns of :func:`evaluate_learner`'s results."""
+    row: dict[str, float] = {}
+    for key, (rate, lo, hi) in results.items():
+        row[f"eval_{key}_win_rate"] = rate
+        row[f"eval_{key}_ci_low"] = lo
+        row[f"eval_{key}_ci_high"] = hi
+    return row

@@ -1,0 +1,181 @@
+"""Experiment configs: a validated schema for ``moon-envs train`` and a YAML loader.
+
+A config is a YAML mapping with the sections below (every field has a default, so a
+config names only what it changes; ``configs/README.md`` documents each field)::
+
+    name: jupiter_ppo
+    seed: 0
+    env:        {id: jupiter_v0, params: {num_players: 2}}
+    algorithm:  {n_envs: 8, n_steps: 256, batch_size: 256, learning_rate: 3.0e-4, ...}
+    opponents:  {pool: [random, greedy], snapshots: {every_timesteps: 50000, max_in_pool: 5}}
+    budget:     {total_timesteps: 300000, wall_clock_minutes: 10}
+    eval:       {every_timesteps: 25000, games: 100, opponents: [random, greedy]}
+    checkpoints: {every_timesteps: 100000}
+    output:     {dir: runs}
+
+Unknown keys and bad values are errors: :func:`load_config` raises
+:class:`~moon_envs.core.game.ConfigError` whose message names every offending field (as a
+dotted path such as ``algorithm.n_steps``) and what is allowed there.
+
+This module loads, validates and saves configs; the schema is in
+:mod:`moon_agents.training.sections` (one model per section) and :mod:`moon_agents.training.schema`
+(:class:`ExperimentConfig`), the strict YAML reader in :mod:`moon_agents.training.strict_yaml`;
+every name is importable from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from moon_agents.training.schema import ExperimentConfig
+from moon_agents.training.sections import (
+    MAX_QUOTE,
+    AlgorithmConfig,
+    BudgetConfig,
+    CheckpointConfig,
+    EnvConfig,
+    EvalConfig,
+    OpponentsConfig,
+    OutputConfig,
+    SnapshotConfig,
+    _cut,
+)
+from moon_agents.training.strict_yaml import (
+    MAX_CONFIG_BYTES,
+    MAX_YAML_DEPTH,
+    StrictYamlLoader,
+    load_yaml_text,
+    read_yaml,
+)
+from moon_envs.core.game import ConfigError
+
+__all__ = [  # loading and saving and, for existing imports, the schema and YAML reader
+    "MAX_CONFIG_BYTES",
+    "MAX_ERROR_LINES",
+    "MAX_QUOTE",
+    "MAX_YAML_DEPTH",
+    "AlgorithmConfig",
+    "BudgetConfig",
+    "CheckpointConfig",
+    "EnvConfig",
+    "EvalConfig",
+    "ExperimentConfig",
+    "OpponentsConfig",
+    "OutputConfig",
+    "SnapshotConfig",
+    "StrictYamlLoader",
+    "format_validation_error",
+    "load_config",
+    "load_yaml_text",
+    "parse_config",
+    "read_yaml",
+    "save_config",
+]
+
+# ---- loading --------------------------------------------------------------------------------
+
+
+def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentConfig:
+    """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{source}: the top level must be a mapping, got {type(data).__name__}")
+    data, model = dict(data), ExperimentConfig
+    # -- RLlib back-end: `algorithm: rllib-ppo` selects its schema (agents/training/rllib/config.py)
+    from moon_agents.training.rllib.config import is_rllib, rllib_schema
+
+    if is_rllib(data):
+        data, model = rllib_schema(data)
+    # --
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(format_validation_error(exc, source, model)) from None
+
+
+MAX_ERROR_LINES = 20
+"""Most problems listed in one error message."""
+
+
+def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ExperimentConfig:
+    """Read a YAML config file, apply dotted ``overrides`` and validate it.
+
+    ``overrides`` maps dotted paths to values, e.g. ``{"budget.total_timesteps": 5000,
+    "output.dir": "/tmp/runs"}``; they are validated like the file's own values.
+
+    The file must be UTF-8 YAML of at most :data:`MAX_CONFIG_BYTES` bytes holding one
+    mapping; empty files and empty mappings (``{}``: a config names at least ``env.id``),
+    duplicate keys, anchors and aliases (``&a`` / ``*a``), nesting deeper than
+    :data:`MAX_YAML_DEPTH` and values YAML cannot convert are refused with a
+    :class:`ConfigError`.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"config file {_cut(str(path))} does not exist")
+    data = read_yaml(p)
+    for dotted, value in (overrides or {}).items():
+        _set_dotted(data, dotted, value)
+    return parse_config(data, source=str(p))
+
+
+def save_config(config: ExperimentConfig, path: str | Path) -> None:
+    """Write the resolved config (all defaults filled in) as YAML."""
+    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+
+
+def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
+    *parents, last = dotted.split(".")
+    node = data
+    for key in parents:
+        child = node.get(key)
+        if child is None:
+            child = node[key] = {}
+        if not isinstance(child, dict):
+            raise ConfigError(f"cannot set {dotted!r}: {key!r} is not a mapping")
+        node = child
+    node[last] = value
+
+
+def format_validation_error(
+    exc: ValidationError, source: str = "config", model: type[BaseModel] | None = None
+) -> str:
+    """One line per problem: the dotted field, what is wrong, what is allowed."""
+    lines = [f"{_cut(source, 300)}: {exc.error_count()} invalid field(s)"]
+    errors = exc.errors()
+    for err in errors[:MAX_ERROR_LINES]:
+        loc = [_cut(str(p), 60) for p in err["loc"]]
+        field = ".".join(loc) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            allowed = _allowed_keys(err["loc"][:-1], model or ExperimentConfig)
+            lines.append(f"  {field}: unknown key; allowed keys here: {allowed}")
+            continue
+        msg = err["msg"].removeprefix("Value error, ")
+        sub = re.match(r"^([a-z_][a-z0-9_.]*): ", msg)
+        if err["type"] == "value_error" and sub:
+            field = ".".join([*loc, sub.group(1)])
+            msg = msg[sub.end() :]
+        got = err.get("input")
+        shown = (
+            ""
+            if isinstance(got, (dict, list)) or err["type"] == "value_error"
+            else f" (got {_cut(repr(got))})"
+        )
+        lines.append(f"  {field}: {_cut(msg, 400)}{shown}")
+    if len(errors) > MAX_ERROR_LINES:
+        lines.append(f"  ... and {len(errors) - MAX_ERROR_LINES} more")
+    return "\n".join(lines)
+
+
+def _allowed_keys(loc: tuple[Any, ...], model: Any) -> list[str]:
+    for part in loc:
+        field = model.model_fields.get(str(part)) if isinstance(model, type) else None
+        ann = getattr(field, "annotation", None)
+        if not (isinstance(ann, type) and issubclass(ann, BaseModel)):
+            return []
+        model = ann
+    return list(model.model_fields)

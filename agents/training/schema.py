@@ -1,0 +1,84 @@
+"""The whole experiment config: :class:`ExperimentConfig`, its sections and the agents it names.
+
+The sections are in :mod:`moon_agents.training.sections`; this model adds the name, seed and
+torch threads, checks that every opponent and evaluation agent exists for the env, and
+names the run folder. Reading and validating files is :mod:`moon_agents.training.config`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from moon_agents.training.sections import (
+    AlgorithmConfig,
+    BudgetConfig,
+    CheckpointConfig,
+    EnvConfig,
+    EvalConfig,
+    OpponentsConfig,
+    OutputConfig,
+    _cut,
+    _Section,
+)
+
+
+class ExperimentConfig(_Section):
+    """A whole training experiment; see ``configs/README.md``."""
+
+    name: str = Field("experiment", min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$")
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    torch_threads: int = Field(1, ge=1, description="torch intra-op threads")
+    env: EnvConfig = Field(default_factory=EnvConfig)
+    algorithm: AlgorithmConfig = Field(default_factory=AlgorithmConfig)
+    opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
+    budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    eval: EvalConfig = Field(default_factory=EvalConfig)
+    checkpoints: CheckpointConfig = Field(default_factory=CheckpointConfig)
+    output: OutputConfig = Field(default_factory=OutputConfig)
+
+    @model_validator(mode="after")
+    def _agents_exist(self) -> ExperimentConfig:
+        from moon_agents.zoo import agent_names, make_agent
+
+        game = self.env.game_name()
+        allowed = agent_names(game)
+        sections = [("opponents.pool", self.opponents.pool)]
+        sections += [
+            (f"opponents.schedule.{i}.pool", step.pool)
+            for i, step in enumerate(self.opponents.schedule)
+        ]
+        for section, specs in [*sections, ("eval.opponents", self.eval.opponents)]:
+            for spec in specs:
+                if spec.startswith(("ppo:", "ppo-trusted:")):
+                    path = spec.partition(":")[2]
+                    if not Path(path).exists() and not Path(path + ".zip").exists():
+                        raise ValueError(f"{section}: checkpoint {_cut(path)} does not exist")
+                elif spec.startswith("rllib:"):  # RLlib back-end model directory
+                    if not Path(spec[6:]).is_dir():
+                        raise ValueError(
+                            f"{section}: model directory {_cut(spec[6:])} does not exist"
+                        )
+                elif spec.partition(":")[0] not in allowed:
+                    raise ValueError(
+                        f"{section}: unknown agent {_cut(repr(spec))} for {self.env.id}; "
+                        f"allowed values: {allowed} or 'ppo:PATH' or 'rllib:PATH'"
+                    )
+                else:
+                    try:
+                        make_agent(spec, game, seed=0)
+                    except ImportError as exc:
+                        raise ValueError(
+                            f"{section}: agent {spec!r} for {self.env.id} is not importable: {exc}"
+                        ) from None
+        return self
+
+    def run_name(self) -> str:
+        """The run folder's name: ``output.run_name`` or ``<name>_seed<seed>``."""
+        return self.output.run_name or f"{self.name}_seed{self.seed}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved config (every default filled in) as plain data."""
+        return self.model_dump(mode="json")

@@ -1,0 +1,191 @@
+"""The sections of an experiment config, one strict pydantic model each.
+
+``env``, ``algorithm``, ``opponents`` (with its ``snapshots``), ``budget``, ``eval``,
+``checkpoints`` and ``output`` each derive from :class:`_Section`: unknown keys are
+errors, assignments are checked and types are strict (``true`` is not an integer);
+:class:`~moon_agents.training.schema.ExperimentConfig` combines them. :func:`_cut` shortens
+the values that their error messages quote.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from moon_envs.core.game import ConfigError
+
+MAX_QUOTE = 120
+"""Longest value quoted in an error message (longer ones are cut with ``...``)."""
+
+
+def _cut(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class _Section(BaseModel):
+    """Base of every config section: unknown keys are errors, assignments are checked, and
+    types are strict (``true`` is not an integer, ``"5"`` is not a number)."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
+
+
+class EnvConfig(_Section):
+    """The environment the learner plays."""
+
+    id: str = Field("jupiter_v0", description="registered env id (moon_envs.list_envs())")
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="parameters for moon_envs.make(id, **params)"
+    )
+    margin_shaping: float = Field(
+        0.0,
+        ge=0,
+        description="reward shaping, 0 = off: k * change of (own score - best other score)",
+    )
+
+    @field_validator("id")
+    @classmethod
+    def _known_id(cls, value: str) -> str:
+        from moon_envs import list_envs
+
+        if value not in list_envs():
+            raise ValueError(
+                f"unknown environment id {_cut(repr(value))}; allowed values: {list_envs()}"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _params_build(self) -> EnvConfig:
+        from moon_envs import make
+
+        try:
+            env = make(self.id, **self.params)
+        except ImportError as exc:
+            raise ValueError(f"id: environment {self.id!r} is registered but not importable: {exc}")
+        except (ConfigError, TypeError) as exc:
+            raise ValueError(f"params: {_cut(str(exc), 400)}") from None
+        env.close()
+        return self
+
+    def game_name(self) -> str:
+        """The ``GameSpec.name`` of this env (used to look agents up in the zoo)."""
+        from moon_envs import make
+
+        return make(self.id, **self.params).game.spec.name
+
+
+class AlgorithmConfig(_Section):
+    """MaskablePPO hyper-parameters (sb3-contrib names)."""
+
+    name: Literal["maskable_ppo"] = "maskable_ppo"
+    n_envs: int = Field(8, ge=1, description="parallel environments (DummyVecEnv)")
+    n_steps: int = Field(256, ge=2, description="steps per env per rollout")
+    batch_size: int = Field(256, ge=2, description="minibatch size")
+    n_epochs: int = Field(4, ge=1, description="optimisation epochs per rollout")
+    learning_rate: float = Field(3e-4, gt=0, description="Adam step size")
+    gamma: float = Field(0.99, gt=0, le=1, description="discount")
+    gae_lambda: float = Field(0.95, ge=0, le=1, description="GAE lambda")
+    clip_range: float = Field(0.2, gt=0, description="PPO clip range")
+    ent_coef: float = Field(0.01, ge=0, description="entropy bonus coefficient")
+    vf_coef: float = Field(0.5, ge=0, description="value loss coefficient")
+    max_grad_norm: float = Field(0.5, gt=0, description="gradient clipping norm")
+    target_kl: float | None = Field(None, gt=0, description="early-stop epochs above this KL")
+    normalize_advantage: bool = True
+    net_arch: list[int] = Field(default_factory=lambda: [128, 128], min_length=1)
+    activation: Literal["tanh", "relu"] = "tanh"
+    device: Literal["cpu", "cuda", "auto"] = Field("cpu", description="cpu is reproducible")
+
+    @field_validator("net_arch")
+    @classmethod
+    def _positive_layers(cls, value: list[int]) -> list[int]:
+        if any(v < 1 for v in value):
+            raise ValueError(f"every layer size must be >= 1, got {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _batch_fits(self) -> AlgorithmConfig:
+        rollout = self.n_envs * self.n_steps
+        if self.batch_size > rollout:
+            raise ValueError(
+                f"batch_size: {self.batch_size} exceeds the rollout size n_envs*n_steps={rollout}; "
+                f"allowed: 2..{rollout}"
+            )
+        return self
+
+
+class SnapshotConfig(_Section):
+    """Frozen copies of the learner added to the opponent pool during training."""
+
+    every_timesteps: int = Field(50_000, ge=0, description="0 disables snapshots")
+    max_in_pool: int = Field(5, ge=1, description="newest snapshots kept in the pool")
+    save: bool = Field(True, description="also write each snapshot to checkpoints/")
+
+
+class PoolStep(_Section):
+    """From ``from_timesteps`` learner steps on, ``pool`` replaces the fixed pool."""
+
+    from_timesteps: int = Field(..., ge=1, description="learner steps at which this pool starts")
+    pool: list[str] = Field(..., min_length=1, description="the fixed pool from then on")
+
+
+class OpponentsConfig(_Section):
+    """Who plays the other seats: agent specs (``random``, ``greedy``, ``ppo:PATH``, ...)."""
+
+    pool: list[str] = Field(default_factory=lambda: ["random", "greedy"], min_length=1)
+    schedule: list[PoolStep] = Field(
+        default_factory=list, description="later pools, by increasing from_timesteps"
+    )
+    snapshots: SnapshotConfig = Field(default_factory=SnapshotConfig)
+
+    @model_validator(mode="after")
+    def _increasing(self) -> OpponentsConfig:
+        starts = [step.from_timesteps for step in self.schedule]
+        if any(b <= a for a, b in itertools.pairwise(starts)):
+            raise ValueError(
+                f"schedule: from_timesteps must increase from step to step, got {starts}"
+            )
+        return self
+
+
+class BudgetConfig(_Section):
+    """When training stops: whichever limit is reached first."""
+
+    total_timesteps: int | None = Field(300_000, ge=1, description="learner steps")
+    wall_clock_minutes: float | None = Field(
+        None, gt=0, description="stop after this long (makes the run time-dependent)"
+    )
+
+    @model_validator(mode="after")
+    def _some_limit(self) -> BudgetConfig:
+        if self.total_timesteps is None and self.wall_clock_minutes is None:
+            raise ValueError(
+                "total_timesteps: set total_timesteps and/or wall_clock_minutes; both are null"
+            )
+        return self
+
+
+class EvalConfig(_Section):
+    """Periodic greedy evaluation of the learner against fixed opponents."""
+
+    every_timesteps: int = Field(25_000, ge=0, description="0: only at the end")
+    games: int = Field(100, ge=1, description="games per opponent (seats rotated)")
+    opponents: list[str] = Field(default_factory=lambda: ["random", "greedy"], min_length=1)
+
+
+class CheckpointConfig(_Section):
+    """Model checkpoints written to ``checkpoints/`` (the final model is always saved)."""
+
+    every_timesteps: int = Field(100_000, ge=0, description="0: final model only")
+
+
+class OutputConfig(_Section):
+    """Where and what a run writes."""
+
+    dir: str = Field("runs", description="parent folder of run folders")
+    run_name: str | None = Field(None, description="default: '<name>_seed<seed>'")
+    overwrite: bool = Field(False, description="reuse an existing run folder")
+    tensorboard: bool = True
+    plot: bool = True
+    progress_bar: bool = True

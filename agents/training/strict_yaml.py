@@ -1,0 +1,112 @@
+"""Strict reading of YAML config files: no anchors, aliases or duplicate keys, bounded depth.
+
+:func:`read_yaml` reads a config file (UTF-8, at most :data:`MAX_CONFIG_BYTES` bytes, one
+mapping); :func:`load_yaml_text` reads any YAML text, e.g. a ``--param`` value, with
+:class:`StrictYamlLoader`. Every problem is a short
+:class:`~moon_envs.core.game.ConfigError` naming the source.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from moon_agents.training.sections import _cut
+from moon_envs.core.game import ConfigError
+
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest config file :func:`load_config` reads."""
+MAX_YAML_DEPTH = 32
+"""Deepest nesting of mappings and lists in a config file."""
+
+
+def read_yaml(p: Path) -> dict[str, Any]:
+    """The mapping in the YAML file ``p``, read with :class:`StrictYamlLoader`."""
+    if p.stat().st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{p}: the file is larger than {MAX_CONFIG_BYTES} bytes")
+    raw = p.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{p}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    data = load_yaml_text(text, str(p))
+    if data is None or data == {}:
+        raise ConfigError(
+            f"{p}: the config is empty; a config is a YAML mapping that names at least "
+            "env.id, the environment to train on (e.g. env: {id: jupiter_v0}); see configs/"
+        )
+    if not isinstance(data, dict):
+        raise ConfigError(f"{p}: the top level must be a mapping, got {type(data).__name__}")
+    return data
+
+
+def load_yaml_text(text: str, source: str = "value") -> Any:
+    """The data of the YAML document ``text``, read with :class:`StrictYamlLoader` (no
+    anchors or aliases, no duplicate keys, at most :data:`MAX_YAML_DEPTH` levels).
+
+    Every problem, including values PyYAML cannot convert (an integer of thousands of
+    digits), is a short :class:`ConfigError` naming ``source``.
+    """
+    loader = StrictYamlLoader(text)  # a safe loader: no Python tags
+    loader.name = source  # error marks name the source
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {_cut(str(exc), 400)}") from None
+    except (ValueError, RecursionError, OverflowError) as exc:
+        raise ConfigError(
+            f"{source}: a value cannot be read ({type(exc).__name__}: {_cut(str(exc), 200)})"
+        ) from None
+    finally:
+        loader.dispose()
+
+
+class StrictYamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that also refuses duplicate keys, anchors and aliases (so no
+    alias bomb can expand) and nesting deeper than :data:`MAX_YAML_DEPTH`, and that reads
+    ``3e-4`` as a float, as YAML 1.2 does (PyYAML alone reads it as a string)."""
+
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (&name, *name) are not allowed", event.start_mark
+            )
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH + 1:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested deeper than {MAX_YAML_DEPTH} levels", event.start_mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+            except TypeError:  # an unhashable key: the base class reports it
+                break
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {_cut(repr(key))}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+StrictYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
