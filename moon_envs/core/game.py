@@ -154,11 +154,13 @@ class State(PositionData, ABC):
 
     @classmethod
     def _game_class(cls) -> type[Game]:
-        """The :class:`Game` subclass whose ``state_class`` is this class (for
-        :meth:`from_dict` without a game)."""
-        for game_class in _all_subclasses(Game):
+        """The :class:`Game` subclass whose ``state_class`` is this class."""
+        pending = Game.__subclasses__()
+        while pending:
+            game_class = pending.pop()
             if getattr(game_class, "state_class", None) is cls:
                 return game_class
+            pending += game_class.__subclasses__()
         raise TypeError(f"no Game class declares state_class={cls.__name__}")
 
     # ---- hooks --------------------------------------------------------------------------
@@ -402,11 +404,3 @@ class State(PositionData, ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} move={self.move_number} player={self.current_player()}>"
-
-
-def _all_subclasses(cls: type) -> list[type]:
-    out = []
-    for sub in cls.__subclasses__():
-        out.append(sub)
-        out.extend(_all_subclasses(sub))
-    return out
