@@ -142,3 +142,21 @@ def test_the_core_never_names_the_agents_package() -> None:
         text = path.read_text(encoding="utf-8")
         assert "import moon_agents" not in text and "from moon_agents" not in text, path
         assert '"moon_agents.' not in text and "'moon_agents." not in text, path
+
+
+def test_nothing_imports_the_folder_name_agents() -> None:
+    """``agents/`` is imported as ``moon_agents``; importing it as ``agents`` would load a
+    second copy of every module (or another distribution's ``agents``)."""
+    wrong = []
+    for folder in ("moon_envs", "agents", "tests", "examples"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and not node.level
+                    else []
+                )
+                wrong += [f"{path}:{node.lineno}" for n in names if n.split(".")[0] == "agents"]
+    assert not wrong, "imports of 'agents' (use moon_agents):\n" + "\n".join(wrong)
