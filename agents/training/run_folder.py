@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from moon_agents.paths import mark, refuse_unmarked
 from moon_agents.training.schema import ExperimentConfig
 
 _VERSIONED = (
@@ -57,17 +58,22 @@ class TrainResult:
 def make_run_dir(config: ExperimentConfig) -> Path:
     """Create the run folder: ``<dir>/<run name>``, or ``..._1``, ``..._2`` if it is taken.
 
-    With ``output.overwrite`` the named folder is emptied and reused instead.
+    With ``output.overwrite`` the named folder is replaced, but only if ``moon-envs train``
+    made it (it carries :data:`~moon_agents.paths.RUN_MARKER`); any other folder,
+    file or link of that name is refused before anything is written. The new folder gets
+    the marker.
     """
-    base = Path(config.output.dir) / config.run_name()
+    base = Path(config.output.dir).expanduser() / config.run_name()
     run = base
-    if config.output.overwrite and run.exists():
+    if config.output.overwrite and (run.exists() or run.is_symlink()):
+        refuse_unmarked(run, "output.overwrite", "replace")
         shutil.rmtree(run)
     n = 1
-    while run.exists() and any(run.iterdir()):
+    while run.is_symlink() or (run.exists() and (not run.is_dir() or any(run.iterdir()))):
         run = base.with_name(f"{base.name}_{n}")
         n += 1
     run.mkdir(parents=True, exist_ok=True)
+    mark(run, "train")
     (run / "checkpoints").mkdir(exist_ok=True)
     return run
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from moon_agents.paths import check_folder_path, check_plain_name
 from moon_envs.core.game import ConfigError
 
 MAX_QUOTE = 120
@@ -185,7 +186,21 @@ class OutputConfig(_Section):
 
     dir: str = Field("runs", description="parent folder of run folders")
     run_name: str | None = Field(None, description="default: '<name>_seed<seed>'")
-    overwrite: bool = Field(False, description="reuse an existing run folder")
+    overwrite: bool = Field(
+        False, description="replace an existing run folder (only one made by moon-envs train)"
+    )
     tensorboard: bool = True
     plot: bool = True
     progress_bar: bool = True
+
+    @field_validator("run_name")
+    @classmethod
+    def _plain_run_name(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_plain_name("output.run_name", value)
+        return value
+
+    @field_validator("dir")
+    @classmethod
+    def _folder_dir(cls, value: str) -> str:
+        return check_folder_path("output.dir", value)

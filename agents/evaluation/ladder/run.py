@@ -44,6 +44,7 @@ from typing import Any
 from moon_agents.evaluation.ladder.report import LadderResult
 from moon_agents.evaluation.results import GameRecord
 from moon_agents.evaluation.tournament import lineups, play_game
+from moon_agents.paths import claim_output_folder
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -223,6 +224,8 @@ def run_ladder(
     env.close()
     for label, spec in pairs_of:  # so do bad specs and unreadable models
         make_agent(spec, game, seed=0, name=label)
+    if out_dir is not None:  # a folder of the user's is never written into
+        out_dir = claim_output_folder("out_dir", str(out_dir), "ladder")
     cache_dir = Path(out_dir) / "pairings" if out_dir is not None else None
     results: dict[tuple[str, str], list[GameRecord]] = {}
     todo: list[tuple[int, tuple, int, int, int]] = []
