@@ -27,6 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from moon_agents.weights_files import (
+    check_torch_archive,
+    open_zip,
+    read_member,
+    strip_ansi,
+    weights_limit,
+)
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -36,7 +43,6 @@ WEIGHTS = "policy.pth"
 FORMAT = "moon-envs-maskable-ppo-policy"
 VERSION = 1
 MAX_JSON_BYTES = 1 << 20
-MAX_WEIGHTS_BYTES = 1 << 30
 MAX_LAYERS = 32
 MAX_WIDTH = 1 << 16
 MAX_INPUTS = 1 << 20
@@ -53,12 +59,24 @@ _TORCH_ACTIVATIONS = {
 
 
 def checkpoint_path(path: str | Path) -> Path:
-    """``path``, or ``path`` + ``.zip`` where only that exists (as sb3 does)."""
+    """``path``, or ``path`` + ``.zip`` where only that exists (as sb3 does); anything but
+    a regular file is refused, saying what the path is."""
     p = Path(path)
     if not p.exists() and p.suffix != ".zip" and p.with_suffix(".zip").exists():
         p = p.with_suffix(".zip")
+    expected = "expected a checkpoint .zip file written by moon-envs train (agent spec 'ppo:PATH')"
+    if p.is_dir():
+        raise ConfigError(
+            f"checkpoint {quote(str(path))} is a folder; {expected}; an RLlib model folder "
+            f"is loaded with 'rllib:PATH'"
+        )
+    if p.exists() and not p.is_file():
+        raise ConfigError(
+            f"checkpoint {quote(str(path))} is not a regular file (a FIFO, socket or device); "
+            f"{expected}"
+        )
     if not p.is_file():
-        raise ConfigError(f"checkpoint {quote(str(path))} does not exist (agent spec 'ppo:PATH')")
+        raise ConfigError(f"checkpoint {quote(str(path))} does not exist; {expected}")
     return p
 
 
@@ -150,8 +168,9 @@ def load_policy(path: str | Path) -> Any:
         "if you trust this file, load it with the agent spec 'ppo-trusted:PATH' "
         "(trusted files only: loading it runs code stored in it)"
     )
+    zf = open_zip(p, str(p), "a checkpoint zip")
     try:
-        with zipfile.ZipFile(p) as zf:
+        with zf:
             names = set(zf.namelist())
             if SIDECAR not in names:
                 raise ConfigError(
@@ -161,35 +180,46 @@ def load_policy(path: str | Path) -> Any:
             if WEIGHTS not in names:
                 raise ConfigError(f"{p}: no {WEIGHTS} entry (the policy's weights)")
             meta = _read_json(zf, p)
-            if zf.getinfo(WEIGHTS).file_size > MAX_WEIGHTS_BYTES:
-                raise ConfigError(f"{p}: {WEIGHTS} is larger than {MAX_WEIGHTS_BYTES} bytes")
-            raw = zf.read(WEIGHTS)
+            m = _checked(meta, str(p))  # the described network, whose size bounds the weights
+            size = int(np.prod(m["observation_shape"]))
+            limit = weights_limit(_parameter_count(size, m["net_arch"], m["num_actions"]))
+            raw = read_member(zf, WEIGHTS, limit, str(p))
     except (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
-        raise ConfigError(f"{p}: not a checkpoint zip ({quote(str(exc), 120)})") from None
+        raise ConfigError(
+            f"{p}: not a checkpoint zip ({quote(strip_ansi(str(exc)), 120)})"
+        ) from None
+    check_torch_archive(raw, limit, f"{p}: {WEIGHTS}")
     try:
         weights = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as exc:  # weights_only refuses objects; any failure here is a bad file
         raise ConfigError(
             f"{p}: {WEIGHTS} holds something other than tensors and was refused "
-            f"({quote(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 160)}); "
-            f"{trusted_hint}"
+            f"({quote(_reason(exc), 160)}); {trusted_hint}"
         ) from None
     policy = build_policy(meta, where=str(p))
     try:
         policy.load_state_dict(weights, strict=True)
     except (RuntimeError, TypeError, AttributeError) as exc:
         raise ConfigError(
-            f"{p}: the weights do not fit the described network ({quote(str(exc), 200)})"
+            f"{p}: the weights do not fit the described network "
+            f"({quote(strip_ansi(str(exc)), 200)})"
         ) from None
     policy.set_training_mode(False)
     return policy
 
 
+def _reason(exc: Exception) -> str:
+    """The line of torch's message that says what was refused, without colour escapes
+    (not its advice to load with ``weights_only=False``)."""
+    lines = [line.strip() for line in strip_ansi(str(exc)).splitlines() if line.strip()]
+    specific = [line for line in lines if "nsupported" in line or "Unpickler" in line]
+    return (specific or lines or [type(exc).__name__])[0]
+
+
 def _read_json(zf: zipfile.ZipFile, p: Path) -> dict[str, Any]:
-    if zf.getinfo(SIDECAR).file_size > MAX_JSON_BYTES:
-        raise ConfigError(f"{p}: {SIDECAR} is larger than {MAX_JSON_BYTES} bytes")
+    raw = read_member(zf, SIDECAR, MAX_JSON_BYTES, str(p), "a policy description has")
     try:
-        meta = json.loads(zf.read(SIDECAR).decode("utf-8"))
+        meta = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ConfigError(f"{p}: {SIDECAR} is not valid UTF-8 JSON") from None
     if not isinstance(meta, dict):

@@ -170,8 +170,8 @@ class RllibAgent:
         cls, path: str | Path, name: str | None = None, seed: int | None = None, **kwargs: Any
     ) -> RllibAgent:
         """Load ``<path>/model.json`` + ``module_state.pt`` (``path`` may be a run folder)."""
-        from moon_agents.checkpoint import MAX_WEIGHTS_BYTES
         from moon_agents.training.rllib import require_ray
+        from moon_agents.weights_files import check_torch_archive, strip_ansi, weights_limit
 
         p = Path(path)
         if (p / "model" / MODEL_JSON).is_file():
@@ -182,18 +182,18 @@ class RllibAgent:
                 f"{STATE_FILE}; agent spec 'rllib:PATH', e.g. rllib:runs/<run>/model)"
             )
         meta = read_model_meta(p / MODEL_JSON)
-        if (p / STATE_FILE).stat().st_size > MAX_WEIGHTS_BYTES:
-            raise ConfigError(f"{p / STATE_FILE}: larger than {MAX_WEIGHTS_BYTES} bytes")
         require_ray()
         import torch
 
-        module = build_module(meta)
+        module = build_module(meta)  # the described network: its size bounds the weights
+        limit = weights_limit(sum(t.numel() for t in module.state_dict().values()))
+        check_torch_archive(p / STATE_FILE, limit, str(p / STATE_FILE))
         try:  # tensors only: weights_only refuses any other object
             module.load_state_dict(torch.load(p / STATE_FILE, weights_only=True))
         except Exception as exc:
             raise ConfigError(
                 f"{p / STATE_FILE}: not the weights of the network {MODEL_JSON} describes "
-                f"({type(exc).__name__}: {_cut(str(exc), 200)})"
+                f"({type(exc).__name__}: {_cut(strip_ansi(str(exc)), 200)})"
             ) from None
         module.eval()
         return cls(module, meta, name=name or f"rllib:{p.parent.name}", seed=seed, **kwargs)
