@@ -115,8 +115,6 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     :class:`ConfigError`.
     """
     p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"config file {_cut(str(path))} does not exist")
     data = read_yaml(p)
     for dotted, value in (overrides or {}).items():
         _set_dotted(data, dotted, value)

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from moon_agents.training.sections import _cut
+from moon_envs.core.checks import read_file_capped
 from moon_envs.core.game import ConfigError
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -25,9 +26,7 @@ MAX_YAML_DEPTH = 32
 
 def read_yaml(p: Path) -> dict[str, Any]:
     """The mapping in the YAML file ``p``, read with :class:`StrictYamlLoader`."""
-    if p.stat().st_size > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{p}: the file is larger than {MAX_CONFIG_BYTES} bytes")
-    raw = p.read_bytes()
+    raw = read_file_capped(p, MAX_CONFIG_BYTES, "config file", "a YAML config file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

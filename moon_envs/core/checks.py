@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -151,3 +152,31 @@ def check_range(field: str, value: np.ndarray, low: int, high: int | None = None
             f"{field}[{where}]={quote(value.ravel()[where].item())} is out of range; "
             f"allowed: {allowed}"
         )
+
+
+def read_file_capped(path: Any, limit: int, field: str, expected: str = "a file") -> bytes:
+    """The bytes of the regular file ``path``, reading at most ``limit + 1`` bytes whatever
+    the file system reports; a :class:`ConfigError` naming ``field`` and what the path is
+    for a folder, a FIFO or device (never opened: reading one could block or never end),
+    a missing path, or a file larger than ``limit`` bytes."""
+    shown = quote(str(path), 120)
+    try:
+        p = Path(path)
+        if p.is_dir():
+            raise ConfigError(f"{field}={shown} is a folder; expected {expected}")
+        if p.exists() and not p.is_file():
+            raise ConfigError(
+                f"{field}={shown} is not a regular file (a FIFO, socket or device); "
+                f"expected {expected}"
+            )
+        if not p.exists():
+            raise ConfigError(f"{field}={shown} does not exist; expected {expected}")
+        with open(p, "rb") as f:
+            raw = f.read(limit + 1)
+    except ConfigError:
+        raise
+    except (OSError, ValueError) as err:  # no permission, a name too long, a NUL byte...
+        raise ConfigError(f"{field}={shown} cannot be read: {type(err).__name__}") from None
+    if len(raw) > limit:
+        raise ConfigError(f"{field}={shown}: the file is larger than {limit:,} bytes")
+    return raw

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from moon_envs.core.checks import read_file_capped
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -263,22 +264,18 @@ def load_cards(path: str | None = None) -> CardSet:
     if path is not None and not isinstance(path, str):
         raise ConfigError(f"cards must be a path string or None, got {quote(path)}")
     shown = quote(path, 60) if path else repr(str(DEFAULT_PATH))
+    p = Path(path) if path else DEFAULT_PATH
     try:
-        p = Path(path) if path else DEFAULT_PATH
-        if not p.exists():
+        if not p.exists() and not p.is_symlink():
             raise ConfigError(f"cards={shown}: no such card file")
-        if not p.is_file():
-            raise ConfigError(f"cards={shown} is not a file (a folder or a device?)")
         key = f"{p.resolve()}@{p.stat().st_mtime_ns}"
-        if key in _CACHE:
-            return _CACHE[key]
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise ConfigError(f"cards={shown}: the file is larger than {MAX_FILE_BYTES} bytes")
-        raw = p.read_bytes()
     except ConfigError:
         raise
     except (OSError, ValueError) as err:  # too long a name, no permission, a NUL byte...
         raise ConfigError(f"cards={shown} cannot be read: {type(err).__name__}") from None
+    if key in _CACHE and p.is_file():
+        return _CACHE[key]
+    raw = read_file_capped(p, MAX_FILE_BYTES, "cards", "a card file (JSON)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -137,3 +137,19 @@ def test_the_sidecar_is_read_with_a_cap(tmp_path: Path) -> None:
     message, peak = _refusal(path)
     assert SIDECAR in message and "declares" in message
     assert peak < 4 * MiB
+
+
+def test_a_config_path_says_what_it_is(tmp_path: Path) -> None:
+    from moon_agents.training.config import load_config
+
+    with pytest.raises(ConfigError) as err:
+        load_config(tmp_path)
+    assert "is a folder; expected a YAML config file" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        load_config(tmp_path / "missing.yaml")
+    assert "does not exist" in str(err.value)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe.yaml")
+        with pytest.raises(ConfigError) as err:
+            load_config(tmp_path / "pipe.yaml")
+        assert "not a regular file (a FIFO" in str(err.value)

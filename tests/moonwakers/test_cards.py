@@ -130,7 +130,7 @@ def test_bad_card_files_of_every_kind_are_short_config_errors(tmp_path):
     digits = tmp_path / "digits.json"
     digits.write_text('{"schema": ' + "9" * 5000 + "}")
     cases = [
-        (str(tmp_path), "not a file"),
+        (str(tmp_path), "is a folder; expected a card file"),
         (str(latin1), "not UTF-8"),
         (str(deep), "nested too deeply"),
         (str(big), "larger than"),

@@ -54,11 +54,10 @@ def read_model_meta(path: Path) -> dict[str, Any]:
         _parameter_count,
     )
     from moon_envs import list_envs, make
+    from moon_envs.core.checks import read_file_capped
 
     where = str(path)
-    if path.stat().st_size > MAX_JSON_BYTES:
-        raise ConfigError(f"{where}: larger than {MAX_JSON_BYTES} bytes")
-    raw = path.read_bytes()
+    raw = read_file_capped(path, MAX_JSON_BYTES, "model description", "an RLlib model.json")
     try:
         meta = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
