@@ -35,6 +35,7 @@ CHOICES = {
     "game_end": ("automatic", "choice"),
     "response_windows": ("disguised", "holders"),
     "scan_targets": ("terrain", "table"),
+    "infrared_storm_replaces": ("all", "two"),
 }
 """Allowed values of the string parameters (the first is the default)."""
 
@@ -93,6 +94,9 @@ class MoonwakersConfig:
             asked then tells the table what the unseen card is).
         scan_targets: a SCAN action card looks at any face-down ``"terrain"`` card, table
             or mapped (default, the rule book's reading), or at a ``"table"`` card only.
+        infrared_storm_replaces: [HOUSE] an infrared STORM replaces ``"all"`` the face-up
+            COMBINATION cards (default; 2 with 2-3 players, 3 with 4+), or only ``"two"``
+            of them, the first two slots, at 4+ players (the book's "the 2 cards").
     """
 
     num_players: int = 2
@@ -112,6 +116,7 @@ class MoonwakersConfig:
     game_end: str = "automatic"
     response_windows: str = "disguised"
     scan_targets: str = "terrain"
+    infrared_storm_replaces: str = "all"
 
     def __post_init__(self) -> None:
         check_int("num_players", self.num_players, 2, MAX_PLAYERS)

@@ -116,6 +116,8 @@ parameter                default       allowed values and meaning
                                        (being asked then shows the table the card)
 ``scan_targets``         "terrain"     a SCAN card looks at a table or mapped card;
                                        ``"table"``: at a table card only
+``infrared_storm_``       "all"         [HOUSE] an infrared storm replaces every face-up
+``replaces``                           COMBINATION card; ``"two"``: the first two (4+ players)
 =======================  ============  ====================================================
 
 Plus the env's ``render_mode`` (``ansi``, ``human``, ``rgb_array``: the spectator's

@@ -60,9 +60,12 @@ def explored(s, seat: int, card: int, storms_act: bool) -> None:
     if not storms_act:
         return
     if kind == "infrared_storm":
-        s.combo_under.extend(c for c in s.combo_up if c >= 0)
-        s.combo_up = [-1] * len(s.combo_up)
-        s.push(*[task("combo", slot=k) for k in range(len(s.combo_up))], task("combo_return"))
+        slots = range(len(s.combo_up))
+        if s.config.infrared_storm_replaces == "two":  # [HOUSE] the first two slots
+            slots = range(min(2, len(s.combo_up)))
+        s.combo_under.extend(s.combo_up[k] for k in slots if s.combo_up[k] >= 0)
+        s.combo_up = [-1 if k in slots else c for k, c in enumerate(s.combo_up)]
+        s.push(*[task("combo", slot=k) for k in slots], task("combo_return"))
     elif kind == "ionic_storm":
         s.push(*[task("draw", dest="ionic", seat=y) for y in s.order_from(seat)])
 

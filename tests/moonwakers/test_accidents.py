@@ -253,3 +253,34 @@ def test_a_defective_shelter_answers_a_shelter_against_the_free_cards_accident()
     s.apply_action(A.mapped(0, 0))
     roll(s, 12)  # player_1's own roll
     assert front(s) == "claim" and s.mapped[0] == []
+
+
+@pytest.mark.parametrize(("replaces", "kept"), [("all", []), ("two", [2])])
+def test_at_four_players_the_infrared_storm_replaces_all_or_two(replaces, kept):
+    """[HOUSE] infrared_storm_replaces: "all" three face-up cards, or the first "two"."""
+    s = blank(4, infrared_storm_replaces=replaces)
+    for slot in range(3):
+        show(s, slot, slot)
+    lay(s, 0, of_kind(s, "infrared_storm")[0], occupant=0)
+    run(s, ("reveal", {"seat": 0}))
+    s.apply_action(A.EXPLORE)
+    replaced = [k for k in range(3) if k not in kept]
+    assert sorted(s.combo_under) == replaced
+    assert s.combo_up == [-1 if k in replaced else k for k in range(3)]
+    for _ in replaced:
+        outs = [c for c, _ in s.chance_outcomes()]
+        assert not set(outs) & {0, 1, 2}  # neither the old cards nor the kept one
+        s.apply_action(outs[0])
+    assert [s.combo_up[k] for k in kept] == kept
+    assert all(c not in replaced for c in s.combo_up) and set(replaced) <= set(s.combo_pile)
+
+
+def test_with_two_players_both_settings_are_the_same_game():
+    for replaces in ("all", "two"):
+        s = blank(2, infrared_storm_replaces=replaces)
+        show(s, 0, 0)
+        show(s, 1, 1)
+        lay(s, 0, of_kind(s, "infrared_storm")[0], occupant=0)
+        run(s, ("reveal", {"seat": 0}))
+        s.apply_action(A.EXPLORE)
+        assert s.combo_up == [-1, -1] and sorted(s.combo_under) == [0, 1]

@@ -76,7 +76,7 @@ def test_random_two_player_games_end_at_the_target():
         {"shortcut_when": "every", "permutation_when": "own", "ability_duel": False},
         {"claims": "open", "purchases_per_round": 3, "game_end": "choice"},
         {"response_windows": "holders", "cancelled_shelter": "loss", "scan_targets": "table"},
-        {"shield_abilities": False},
+        {"shield_abilities": False, "infrared_storm_replaces": "two"},
     ],
 )
 def test_random_games_under_every_house_rule_alternative(params):
