@@ -85,8 +85,9 @@ class StarMasterConfig:
             ``"seat_order"`` (the first grabber from the roller on, clockwise).
         max_turns: [HOUSE] turn cap so that every game ends (default 300).
         turn_limit: [HOUSE] result at the cap: ``"most_colours"`` (default: the players
-            holding the most colours share the win, with 2 or more players) or
-            ``"nobody"`` (no winner).
+            holding the most colours share the win, with 2 or more players, if they hold
+            at least one; nobody wins when nobody holds a colour) or ``"nobody"`` (no
+            winner).
     """
 
     num_players: int = 2

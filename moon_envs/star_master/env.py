@@ -128,7 +128,8 @@ Each is a parameter; ``docs/rules.md`` gives the reason for every default.
 * ``race_winner="random"``: the fastest hand is a uniform draw among the grabbers;
   ``"seat_order"``: the first grabber from the roller on.
 * ``max_turns=300`` and ``turn_limit="most_colours"``: every game ends after 300 turns;
-  then the players holding the most colours share the win (``"nobody"``: no winner).
+  then the players holding the most colours share the win, if they hold at least one
+  (nobody wins a cap where nobody holds a colour); ``"nobody"``: no winner.
   Alone at the table there is nobody to out-collect: a lone player without 6 colours at
   the cap loses under either rule.
 

@@ -12,7 +12,7 @@ from moon_envs.star_master.config import NAME0, PASS, STAR, SWAP0
 from moon_envs.star_master.rules import END, FLIP, NAME, RACE, ROLL, SWAP, StarMasterGame
 from tests.star_master.positions import LAYOUT, give, roll, start, where
 
-RED, ORANGE, YELLOW, GREEN = 0, 1, 2, 3
+RED, ORANGE, YELLOW, GREEN, CYAN = 0, 1, 2, 3, 4
 
 
 def test_setup_places_a_permutation_and_shows_it_once_to_everyone():
@@ -368,3 +368,24 @@ def test_illegal_actions_raise_and_change_nothing():
         with pytest.raises(IllegalActionError):
             state.apply_action(bad)
     assert state.to_dict() == before
+
+
+def test_at_the_turn_cap_the_most_colours_share_the_win_but_zero_colours_win_nothing():
+    """[HOUSE] turn_limit="most_colours": the leaders share the win if they hold at least
+    one colour; when nobody holds one, nobody wins (docs/rules.md, Turn cap)."""
+
+    def capped(*gifts: tuple[int, int]):
+        state = start(num_players=3, max_turns=3)
+        for seat, colour in gifts:
+            give(state, seat, colour)
+        while not state.is_terminal():
+            roll(state, RED)
+            state.apply_action(where(ORANGE))  # a wrong search ends each turn
+        assert state.turn == 3
+        return state
+
+    nobody = capped()
+    assert nobody.winners() == [] and nobody.returns().tolist() == [0.0, 0.0, 0.0]
+    assert nobody.result_text() == "game over, tied: no winner"
+    shared = capped((0, GREEN), (2, CYAN))
+    assert shared.winners() == [0, 2] and shared.returns().tolist() == [0.5, -1.0, 0.5]
