@@ -198,8 +198,7 @@ class _Decoder:
             )
         size = math.prod(shape)
         self.spend(size, field)
-        if not isinstance(data, (list, bool, int, float)):
-            raise ConfigError(f"{field}.__ndarray__ must be a nested list of numbers")
+        _check_nested_numbers(data, shape, field)  # before numpy builds anything from it
         try:
             raw = np.array(data)
         except (ValueError, TypeError):
@@ -220,6 +219,28 @@ class _Decoder:
         if target.kind in "iu" and size and not np.array_equal(arr, raw.reshape(shape)):
             raise ConfigError(f"{field}: values out of range for {dtype}")
         return arr
+
+
+def _check_nested_numbers(data: Any, shape: list[int], field: str) -> None:
+    """``data`` must be nested lists of exactly ``shape`` holding only numbers (bools, ints
+    within 64 bits, floats). Checked by one walk over what was given, so that a string,
+    a huge integer or a ragged list is refused before numpy sizes an array after it (one
+    2 MB string among the numbers made ``np.array`` build a 2 MB-per-element array)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth == len(shape):
+            if type(item) in (bool, float) or (type(item) is int and -(2**63) <= item < 2**64):
+                continue
+            what = f"a string of {len(item):,} characters" if isinstance(item, str) else kind(item)
+            raise ConfigError(
+                f"{field}.__ndarray__ holds {what}; allowed: numbers only (within 64 bits)"
+            )
+        if not isinstance(item, list) or len(item) != shape[depth]:
+            raise ConfigError(
+                f"{field}.__ndarray__ is not a rectangular list of numbers of shape {tuple(shape)}"
+            )
+        stack.extend((x, depth + 1) for x in item)
 
 
 # ---- comparing with a template ----------------------------------------------------------------
