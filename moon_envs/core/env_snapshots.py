@@ -86,6 +86,7 @@ class EnvSnapshots:
         rng = rng_from_state(snapshot["rng"])
         book = env_bookkeeping(snapshot, self.possible_agents)
         self._check_matches_position(state, book)
+        self._check_derived(state, book)
         self.game_state = state
         self._np_random = rng
         self.agents = book["agents"]
@@ -96,6 +97,41 @@ class EnvSnapshots:
         self.terminations = book["terminations"]
         self.truncations = book["truncations"]
         self.infos = book["infos"]
+
+    def _check_derived(self, state: State, book: dict[str, Any]) -> None:
+        """Values the position determines must agree with it: in ``"win"`` mode every
+        reward lies in the game's utility range (and is 0 before the end); each agent's
+        infos equal the position's own infos for its seat wherever the position has any
+        (plus PettingZoo's ``illegal_action`` note, which names an agent and an int)."""
+        spec = self.game.spec
+        if self.reward_mode == "win":
+            low, high = spec.min_utility, spec.max_utility
+            for field in ("rewards", "cumulative_rewards"):
+                for agent, r in book[field].items():
+                    if not low <= r <= high:
+                        raise ConfigError(
+                            f"{field}[{agent!r}]={quote(r)} is out of range: rewards in "
+                            f'reward_mode="win" lie in [{low}, {high}]'
+                        )
+        for agent, info in book["infos"].items():
+            given = {k: v for k, v in info.items() if k != "illegal_action"}
+            note = info.get("illegal_action")
+            if note is not None and not (
+                isinstance(note, dict)
+                and set(note) == {"agent", "action"}
+                and note["agent"] in self.possible_agents
+                and type(note["action"]) is int
+            ):
+                raise ConfigError(
+                    f"infos[{agent!r}].illegal_action must be {{'agent': AGENT, 'action': INT}}, "
+                    f"got {quote(note)}"
+                )
+            own = state.info_for(self._seat[agent])
+            if own and encode(given) != encode(own):
+                raise ConfigError(
+                    f"infos[{agent!r}] does not match the position's own infos for that seat "
+                    f"(derived from the position; expected keys {sorted(own)})"
+                )
 
     def _check_matches_position(self, state: State, book: dict[str, Any]) -> None:
         """The AEC bookkeeping must agree with the position: the game ends for every agent

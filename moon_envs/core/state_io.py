@@ -55,7 +55,7 @@ class PositionData:
         a legal action, chance outcomes that sum to 1, observations of the right shape.
         """
         n = self.game.spec.num_players
-        check_int("state.move_number", self.move_number, 0)
+        check_int("state.move_number", self.move_number, 0, self.game.spec.max_game_length)
         for name in ("_scores_before", "_last_win_delta"):
             v = getattr(self, name)
             if v is not None and not (
@@ -70,6 +70,7 @@ class PositionData:
         try:
             self._validate()
             self._check_playable()
+            self._check_last_win_delta()
         except ConfigError:
             raise
         except Exception as exc:  # whatever a hook trips over, reported as a bad snapshot
@@ -80,6 +81,19 @@ class PositionData:
 
     def _validate(self) -> None:
         """Game-specific checks for :meth:`validate`; the default accepts everything."""
+
+    def _check_last_win_delta(self) -> None:
+        """``_last_win_delta`` (the game-ending reward) is derived: it must be null, or the
+        finished position's ``"win"`` returns."""
+        delta = self._last_win_delta
+        if delta is None:
+            return
+        if not self.is_terminal() or not np.allclose(delta, self.returns("win")):
+            raise ConfigError(
+                "state._last_win_delta must be null, or the finished position's win returns "
+                f"{self.returns('win').tolist() if self.is_terminal() else '(not finished)'}; "
+                f"got {quote(delta.tolist())}"
+            )
 
     def _check_playable(self) -> None:
         spec = self.game.spec
