@@ -98,7 +98,7 @@ class Observations:
             for s in range(n):
                 v[(s - player) % n] = math.tanh(pts[s] / 100.0)
             v[n] = math.tanh((pts[player] - best_other) / 50.0)
-            if len(cache) > 20_000:
+            if len(cache) > 4096:  # bounded: memory stays flat over any number of games
                 cache.clear()
             cache[key] = v
         return v

@@ -61,6 +61,12 @@ _BY2, _BY3, _BY6, _BY8, _BY12 = (_scaled(d) for d in (2, 3, 6, 8, 12))
 _ACTION_SLOT = [ACTION_KINDS.index(k) if k in ACTION_KINDS else -1 for k in EXPLORED_KINDS]
 
 
+MEMO_LIMIT = 1024
+"""Most card-count blocks remembered per card set; the memo is emptied past this, which
+keeps memory flat over any number of games (a larger memo grew a process by ~16 MB over
+thousands of games while it filled)."""
+
+
 def build_observation(s, p: int) -> np.ndarray:
     cards = s.cards
     n = s.n
@@ -102,7 +108,7 @@ def build_observation(s, p: int) -> np.ndarray:
     known = s.known
     ability = cards.ability_of
     have = -1
-    if len(blocks_h) > 50_000:  # bounded memos
+    if len(blocks_h) > MEMO_LIMIT:  # bounded memos (a few MB at most: flat memory)
         blocks_h.clear()
         blocks_m.clear()
     character, option, score, bought = s.character, s.option, s.score, s.bought

@@ -370,7 +370,7 @@ class MoonwakersState(State):
         key = tuple(legal)
         mask = masks.get(key)
         if mask is None:
-            if len(masks) > 4096:  # a bounded memo of the masks met so far
+            if len(masks) > 256:  # a bounded memo of the masks met so far (< 0.3 MB)
                 masks.clear()
             mask = masks[key] = np.zeros(self.game.spec.num_actions, dtype=np.int8)
             mask[legal] = 1
