@@ -113,8 +113,8 @@ def _layer(module: str) -> tuple[float, str]:
         return 4, "moon_agents"
     if len(parts) == 1:
         return 2.5, "moon_envs"  # the front door: the registry's names, used by integrations
-    if parts[1] == "integrations":
-        return 3, "moon_envs.integrations"
+    if parts[1] in ("integrations", "jax"):  # built on the registry and the games
+        return 3, "moon_envs." + parts[1]
     if parts[1] == "registry":
         return 2, "moon_envs.registry"
     if parts[1] == "core":

@@ -1,0 +1,92 @@
+"""Batched JAX twins of four moon-envs games, with pgx's API (``pip install 'moon-envs[jax]'``).
+
+A twin plays exactly the same game as the Python engine of the same id and parameters:
+the same action ids, observations, chance outcome ids and rewards, checked step by step
+against it. Every function is pure and runs under ``jax.jit`` and ``jax.vmap``, on the CPU
+or unchanged on a GPU::
+
+    import jax
+    import moon_envs.jax as mj
+
+    env = mj.make("jupiter_v0", num_players=2)
+    keys = jax.random.split(jax.random.PRNGKey(0), 1024)
+    state = jax.jit(jax.vmap(env.init))(keys)
+    state.current_player, state.observation, state.legal_action_mask
+    state = jax.jit(jax.vmap(env.step))(state, actions, keys)
+
+Twins: Jupiter, Star Master, Moon Harvesters and Moonstar (Games 1-12). Moonwakers stays
+Python-only: its irregular state machine would cost a rewrite for little gain. See
+``docs/jax.md`` for the API, the explicit chance layer and an mctx example.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+try:
+    import jax  # noqa: F401
+except ImportError as err:  # pragma: no cover - exercised in a venv without jax
+    raise ImportError(
+        "moon_envs.jax needs JAX: pip install 'moon-envs[jax]' (the Python environments, "
+        "moon_envs.make, work without it)"
+    ) from err
+
+from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
+from moon_envs.jax.env import JaxEnv, check_env_params
+from moon_envs.jax.state import State
+from moon_envs.registry import get_entry, list_envs, valid_params
+
+# environment id -> "module:class" of its twin
+_TWINS: dict[str, str] = {
+    "jupiter_v0": "moon_envs.jax.jupiter:JupiterTwin",
+    "star_master_v0": "moon_envs.jax.star_master:StarMasterTwin",
+    "moon_harvesters_v0": "moon_envs.jax.moon_harvesters:MoonHarvestersTwin",
+    "moonstar_v1": "moon_envs.jax.moonstar:MoonstarTwin",
+}
+_PYTHON_ONLY = {
+    "moonwakers_v1": "its irregular state machine (sealed choices, duels, card windows) "
+    "stays Python-only"
+}
+
+
+def list_twins() -> list[str]:
+    """The environment ids that have a JAX twin, sorted."""
+    return sorted(_TWINS)
+
+
+def make(env_id: str, **params: Any) -> JaxEnv:
+    """The JAX twin of ``env_id`` with ``params``: the same ids and parameters as
+    :func:`moon_envs.make`, except that ``render_mode`` and ``render_seat`` must be unset
+    and ``illegal_action`` is ``"penalize"``. A parameter value a twin cannot express is
+    a :class:`~moon_envs.ConfigError` naming it."""
+    if env_id not in _TWINS:
+        if env_id in _PYTHON_ONLY:
+            why = _PYTHON_ONLY[env_id]
+            raise ConfigError(
+                f"{env_id} has no JAX twin: {why}; use moon_envs.make({env_id!r}). "
+                f"Twins: {list_twins()}"
+            )
+        raise ConfigError(
+            f"unknown environment id {quote(env_id)}; ids with a JAX twin: {list_twins()} "
+            f"(all ids: {list_envs()})"
+        )
+    unknown = sorted(set(params) - set(valid_params(env_id)))
+    if unknown:
+        raise ConfigError(
+            f"unknown parameter(s) {quote(unknown, 200)} for {env_id}; valid parameters: "
+            f"{valid_params(env_id)}"
+        )
+    entry = get_entry(env_id)
+    env_params = {k: params.pop(k) for k in list(params) if k in _ENV_PARAMS}
+    reward_mode = check_env_params(env_id, env_params)
+    game = entry.env_class().game_class(**{**entry.defaults, **params})
+    module, cls = _TWINS[env_id].split(":")
+    twin_class = getattr(importlib.import_module(module), cls)
+    return twin_class(env_id, game, reward_mode)
+
+
+_ENV_PARAMS = ("render_mode", "render_seat", "reward_mode", "illegal_action")
+
+__all__ = ["JaxEnv", "State", "list_twins", "make"]

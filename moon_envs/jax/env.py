@@ -1,0 +1,286 @@
+"""The JAX twin base class: pgx's ``init/step`` over an explicit chance layer.
+
+A twin is a :class:`JaxEnv` subclass that implements the rules once, as pure ``jnp``
+functions of its own arrays ``x`` (a NamedTuple); this class turns them into the public
+API, the same for every twin:
+
+* ``init(key)``, ``step(state, action, key)``: pgx's API. ``step`` applies the action,
+  then samples every chance event it causes with ``key``. A terminated state steps to
+  itself with zero rewards. An illegal action ends the game: its player gets ``-1``, the
+  others ``0`` (the Python env's ``illegal_action="penalize"``).
+* ``initial_state()``, ``chance_probs(state)``, ``apply_chance(state, outcome)``,
+  ``apply_action(state, action)``: the same game with chance under the caller's control.
+  Outcome ids are the Python engine's ``chance_outcomes()`` ids.
+* ``observe(state, player)``: any seat's view; ``resample(state, player, key)``: a
+  position consistent with everything ``player`` knows (a determinisation for search).
+
+Every function is pure, has fixed shapes and works under ``jax.jit`` and ``jax.vmap``.
+
+Hooks a twin implements (all on one unbatched ``x``; seats are int32 scalars):
+``_initial_x()``, ``_player(x)`` (a seat, ``CHANCE`` or ``TERMINAL``), ``_legal_mask(x)``
+(bool, only read at a player node), ``_apply_action_x(x, a)``, ``_observe(x, player)``,
+``_scores(x)``, ``_winners(x)`` (bool per seat, read once the game is over), and for a
+chance game ``_chance_probs(x)`` and ``_apply_chance_x(x, outcome)``. A twin may override
+``_sample_chance`` (for speed) and ``_resample_x`` (hidden information).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import jax
+import jax.numpy as jnp
+
+from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
+from moon_envs.core.snapshot import quote
+from moon_envs.core.spec import REWARD_MODES
+from moon_envs.jax.state import State
+
+Array = jax.Array
+ILLEGAL_ACTION_MODES = ("penalize",)
+
+
+class JaxEnv:
+    """A batched, jittable twin of one moon-envs game (see the module docstring).
+
+    Attributes:
+        id: the environment id, the same as ``moon_envs.make``'s (e.g. ``"jupiter_v0"``).
+        game: the Python engine's :class:`~moon_envs.core.game.Game` with the same
+            parameters (its validated ``config`` and ``spec`` are the twin's).
+        reward_mode: ``"win"`` or ``"score"``, as in the Python env.
+    """
+
+    game_class: ClassVar[type[Game]]
+
+    def __init__(self, env_id: str, game: Game, reward_mode: str = "win") -> None:
+        self.id = env_id
+        self.game = game
+        self.config = game.config
+        self.spec = game.spec
+        self.reward_mode = reward_mode
+
+    # ---- pgx's properties ------------------------------------------------------------
+    @property
+    def version(self) -> str:
+        return self.id.rsplit("_", 1)[-1]
+
+    @property
+    def num_players(self) -> int:
+        return self.spec.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.spec.num_actions
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return tuple(self.spec.observation_shape)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """Size of :meth:`chance_probs` (0 for a game without chance)."""
+        return self.spec.max_chance_outcomes
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id} {self.config}>"
+
+    # ---- hooks -------------------------------------------------------------------------
+    def _initial_x(self) -> Any:
+        raise NotImplementedError
+
+    def _player(self, x: Any) -> Array:
+        raise NotImplementedError
+
+    def _legal_mask(self, x: Any) -> Array:
+        raise NotImplementedError
+
+    def _apply_action_x(self, x: Any, action: Array) -> Any:
+        raise NotImplementedError
+
+    def _observe(self, x: Any, player: Array) -> Array:
+        raise NotImplementedError
+
+    def _scores(self, x: Any) -> Array:
+        raise NotImplementedError
+
+    def _winners(self, x: Any) -> Array:
+        raise NotImplementedError
+
+    def _chance_probs(self, x: Any) -> Array:
+        return jnp.zeros((max(self.num_chance_outcomes, 1),), jnp.float32)
+
+    def _apply_chance_x(self, x: Any, outcome: Array) -> Any:
+        return x
+
+    def _sample_chance(self, x: Any, key: Array) -> Array:
+        """An outcome drawn from :meth:`_chance_probs` (twins may draw it more cheaply)."""
+        return jax.random.categorical(key, jnp.log(self._chance_probs(x)))
+
+    def _resample_x(self, x: Any, player: Array, key: Array) -> Any:
+        return x  # perfect information: nothing is unknown
+
+    # ---- the explicit layer --------------------------------------------------------------
+    def initial_state(self) -> State:
+        """The position before any chance event (the Python ``new_initial_state()``)."""
+        x = self._initial_x()
+        return self._wrap(x, jnp.int32(0), self._zero_rewards(), jnp.int32(0))
+
+    def chance_probs(self, state: State) -> Array:
+        """float32 ``[num_chance_outcomes]``: each outcome's probability at a chance node,
+        all zero elsewhere."""
+        probs = self._chance_probs(state._x)
+        return jnp.where(state.is_chance, probs, jnp.zeros_like(probs))
+
+    def apply_chance(self, state: State, outcome: Array) -> State:
+        """Resolve the pending chance event with ``outcome`` (an id with non-zero
+        probability in :meth:`chance_probs`)."""
+        x = self._apply_chance_x(state._x, jnp.asarray(outcome, jnp.int32))
+        x = _select(state.is_chance, x, state._x)
+        return self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+
+    def apply_action(self, state: State, action: Array) -> State:
+        """A player's action, with no chance resolved afterwards."""
+        return self._guarded(state, action, lambda x, a: self._apply_action_x(x, a))
+
+    def resolve_chance(self, state: State, key: Array) -> State:
+        """Sample chance events with ``key`` until a player is to move or the game ends."""
+        x = self._resolve_x(state._x, key)
+        return self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+
+    # ---- pgx's API ---------------------------------------------------------------------
+    def init(self, key: Array) -> State:
+        """A new game with its set-up chance resolved with ``key``."""
+        state = self.initial_state()
+        x = self._resolve_x(state._x, key)
+        return self._wrap(x, jnp.int32(0), self._zero_rewards(), jnp.int32(0))
+
+    def step(self, state: State, action: Array, key: Array) -> State:
+        """``action`` by the player to move, then the chance events it causes, sampled with
+        ``key``; ``rewards`` cover all of them."""
+        return self._guarded(
+            state, action, lambda x, a: self._resolve_x(self._apply_action_x(x, a), key)
+        )
+
+    def observe(self, state: State, player: Array) -> Array:
+        """What ``player`` may know, laid out as the Python engine's ``observation(player)``."""
+        return self._observe(state._x, jnp.asarray(player, jnp.int32))
+
+    def resample(self, state: State, player: Array, key: Array) -> State:
+        """A position consistent with everything ``player`` knows, the unknown redrawn
+        with ``key`` (the state itself in a perfect-information game)."""
+        x = self._resample_x(state._x, jnp.asarray(player, jnp.int32), key)
+        return self._wrap(x, state.current_player, state.rewards, state._step_count)
+
+    # ---- plumbing ------------------------------------------------------------------------
+    def _guarded(self, state: State, action: Array, apply: Any) -> State:
+        """Apply ``apply(x, action)`` at a player node; penalise an illegal action; leave a
+        finished game as it is, with zero rewards."""
+        action = jnp.asarray(action, jnp.int32)
+        in_range = (action >= 0) & (action < self.num_actions)
+        legal = in_range & state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
+        legal = legal & (state.current_player >= 0)
+        x = apply(state._x, jnp.clip(action, 0, self.num_actions - 1))
+        moved = self._wrap(
+            x, state.current_player, self._rewards(state._x, x), state._step_count + 1
+        )
+        seat = jnp.clip(state.current_player, 0, self.num_players - 1)
+        penalised = state.replace(
+            rewards=self._zero_rewards().at[seat].set(-1.0),
+            terminated=jnp.bool_(True),
+            legal_action_mask=jnp.ones_like(state.legal_action_mask),
+            _step_count=state._step_count + 1,
+        )
+        finished = state.replace(rewards=self._zero_rewards())
+        out = _select(legal, moved, penalised)
+        return _select(state.terminated, finished, out)
+
+    def _resolve_x(self, x: Any, key: Array) -> Any:
+        if not self.spec.has_chance:
+            return x
+
+        def pending(carry: tuple[Any, Array]) -> Array:
+            return self._player(carry[0]) == CHANCE
+
+        def resolve_one(carry: tuple[Any, Array]) -> tuple[Any, Array]:
+            x, key = carry
+            key, sub = jax.random.split(key)
+            return self._apply_chance_x(x, self._sample_chance(x, sub)), key
+
+        return jax.lax.while_loop(pending, resolve_one, (x, key))[0]
+
+    def _wrap(self, x: Any, previous_player: Array, rewards: Array, step_count: Array) -> State:
+        """The public :class:`State` of ``x``; ``previous_player`` is the seat whose view a
+        chance node or a finished game shows."""
+        player = self._player(x)
+        terminated = player == TERMINAL
+        is_chance = player == CHANCE
+        seat = jnp.where(player >= 0, player, jnp.maximum(previous_player, 0)).astype(jnp.int32)
+        mask = jnp.where(
+            terminated,
+            True,
+            jnp.where(is_chance, False, self._legal_mask(x).astype(jnp.bool_)),
+        )
+        return State(
+            current_player=jnp.where(is_chance, jnp.int32(CHANCE), seat),
+            observation=self._observe(x, seat),
+            legal_action_mask=mask,
+            rewards=rewards.astype(jnp.float32),
+            terminated=terminated,
+            truncated=jnp.bool_(False),
+            is_chance=is_chance,
+            _step_count=jnp.asarray(step_count, jnp.int32),
+            _x=x,
+        )
+
+    def _zero_rewards(self) -> Array:
+        return jnp.zeros((self.num_players,), jnp.float32)
+
+    def _rewards(self, before: Any, after: Any) -> Array:
+        """The reward of going from ``before`` to ``after`` under ``reward_mode``."""
+        if self.reward_mode == "score":
+            return (self._scores(after) - self._scores(before)).astype(jnp.float32)
+        ended = (self._player(after) == TERMINAL) & (self._player(before) != TERMINAL)
+        return jnp.where(ended, self.win_returns(self._winners(after)), 0.0).astype(jnp.float32)
+
+    def win_returns(self, winners: Array) -> Array:
+        """``"win"`` returns from a winners mask: the winners share +1, the others share
+        -1; all zero if everyone or no one wins (the Python ``returns("win")``)."""
+        n = self.num_players
+        k = jnp.sum(winners.astype(jnp.int32))
+        share_win = 1.0 / jnp.maximum(k, 1)
+        share_loss = -1.0 / jnp.maximum(n - k, 1)
+        out = jnp.where(winners, share_win, share_loss)
+        return jnp.where((k > 0) & (k < n), out, 0.0).astype(jnp.float32)
+
+
+def _select(pred: Array, on_true: Any, on_false: Any) -> Any:
+    """``on_true`` where ``pred`` else ``on_false``, leaf by leaf (both already computed)."""
+    return jax.tree.map(lambda a, b: jnp.where(pred, a, b), on_true, on_false)
+
+
+def check_env_params(env_id: str, params: dict[str, Any]) -> str:
+    """Check the env-level parameters a twin accepts and return its ``reward_mode``.
+
+    A twin draws nothing and raises nothing inside ``jit``: ``render_mode`` and
+    ``render_seat`` must be unset and ``illegal_action`` can only be ``"penalize"``.
+    """
+    for name in ("render_mode", "render_seat"):
+        if params.get(name) is not None:
+            raise ConfigError(
+                f"{name}={quote(params[name])} is not available in the JAX twin of {env_id}: "
+                f"twins do not render; replay the actions in moon_envs.make({env_id!r}) "
+                f"to render a game. Allowed values: [None]"
+            )
+    illegal = params.get("illegal_action", "penalize")
+    if illegal not in ILLEGAL_ACTION_MODES:
+        raise ConfigError(
+            f"illegal_action={quote(illegal)} is not available in the JAX twin of {env_id}: "
+            f"code under jax.jit cannot raise, so an illegal action ends the game with -1 "
+            f"for its player. Allowed values: {list(ILLEGAL_ACTION_MODES)}"
+        )
+    reward_mode = params.get("reward_mode", "win")
+    if reward_mode not in REWARD_MODES:
+        raise ConfigError(
+            f"reward_mode={quote(reward_mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
+        )
+    return reward_mode
