@@ -1,0 +1,132 @@
+"""Star Master's twin, what each seat sees: whose move, the legal mask and the observation.
+
+The observation is laid out exactly as the Python engine's
+:meth:`~moon_envs.star_master.views.Views._observation` (offsets of
+:class:`~moon_envs.star_master.observation.ObservationLayout`): the seat's window map,
+window permutation and memory (one-hot per slot), the pawns from the seat on, the dice,
+the phase, the sought colour, the found slot, the *match* of the sought colour, the
+roller relative to the seat and ``turn / turn cap``.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from moon_envs.core.game import CHANCE, TERMINAL
+from moon_envs.jax.star_master.tables import (
+    END,
+    FLIP,
+    NAME,
+    RACE,
+    STAR,
+    SWAP,
+    SMx,
+    Tables,
+)
+from moon_envs.jax.star_master.rules import pick
+from moon_envs.star_master.observation import ObservationLayout
+
+Array = jax.Array
+
+
+def player(t: Tables, x: SMx) -> Array:
+    """The seat to move, ``CHANCE`` (set-up, seed, roll, draw) or ``TERMINAL``."""
+    ph = x.phase
+    racer = (x.roller + x.race_next) % t.n
+    seat = jnp.where(ph == RACE, racer, x.mover)
+    other = jnp.where(ph == END, TERMINAL, CHANCE)
+    return jnp.where((ph >= NAME) & (ph <= RACE), seat, other).astype(jnp.int32)
+
+
+def legal_mask(t: Tables, x: SMx) -> Array:
+    """Bool ``[3k + 1]`` at a player node: flip (or grab) / pass in a flip or a race, the
+    swaps away from the found slot, the names of the colours the mover lacks."""
+    k = t.k
+    ph = x.phase
+    ids = jnp.arange(t.num)
+    flip_like = (ph == FLIP) | (ph == RACE)
+    mine = pick(x.pawns, x.mover)
+    own_target = jnp.any(mine & (jnp.arange(k) == x.target))
+    may_pass = (ph == RACE) | ((x.white != STAR) & own_target)
+    if t.must_search:
+        may_pass = ph == RACE
+    flips = flip_like & (ids < k)
+    passes = flip_like & (ids == t.pass_) & may_pass
+    swaps = (ph == SWAP) & (ids >= k) & (ids < 2 * k) & (ids - k != x.found)
+    lacks = ~mine
+    names = (ph == NAME) & (ids >= 2 * k) & (ids < 3 * k) & jnp.pad(lacks, (2 * k, 1))
+    return flips | passes | swaps | names
+
+
+class ObservationPlan:
+    """Static gather plan of the observation: entry ``j`` is ``features[src[j]] == val[j]``
+    except the last entry, ``turn / turn cap``. ``features`` (see :func:`observe`) holds
+    the seat's window map, permutation, memory (``k`` each), the match (``k``), the pawns
+    from the seat on (``n * k``) and six scalars (white face, black star, phase, sought
+    colour, found slot, roller); so the one-hot blocks are one gather and compare."""
+
+    def __init__(self, n: int, k: int) -> None:
+        L = ObservationLayout(n, k)
+        nk, ch = n * k, k + 1
+        win, perm, mem, match, pawns, scalars = 0, k, 2 * k, 3 * k, 4 * k, 4 * k + nk
+        self.size = scalars + 6
+        src = np.zeros(L.size, np.int32)
+        val = np.full(L.size, -99, np.int32)
+
+        def put(start: int, sources, values) -> None:
+            sources, values = np.broadcast_arrays(sources, values)
+            stop = start + sources.size
+            src[start:stop], val[start:stop] = sources.ravel(), values.ravel()
+
+        slots = np.arange(k)
+        put(0, win + slots[:, None], np.arange(ch)[None, :])
+        put(L.perm[0], perm + slots[:, None], slots[None, :])
+        put(L.mem[0] - 1, mem + slots[:, None], np.arange(ch)[None, :])
+        put(L.pawns, pawns + np.arange(nk), 1)
+        put(L.white, scalars, np.arange(k + 1))
+        put(L.black, scalars + 1, 1)
+        put(L.phase, scalars + 2, np.arange(4))
+        put(L.target, scalars + 3, slots)
+        put(L.found, scalars + 4, slots)
+        put(L.match, match + slots, 1)
+        put(L.roller, scalars + 5, np.arange(n))
+        assert L.turn == L.size - 1
+        self.src, self.val = src, val
+
+
+def observe(t: Tables, x: SMx, p: Array) -> Array:
+    """Seat ``p``'s observation (float32, the Python engine's layout and values)."""
+    n, k = t.n, t.k
+    plan = t.plan
+    win, mem = pick(x.win, p), pick(x.mem, p)
+    sought = jnp.where(x.target >= 0, x.target, x.white)
+    match = (x.layout == sought) & ((win >= 0) | (mem >= 0)) & (sought >= 0) & (sought < k)
+    seats = jnp.arange(n)
+    rotate = seats[None, :] == (p + seats[:, None]) % n  # row i: seat p + i
+    pawns = jnp.any(rotate[:, :, None] & x.pawns[None], axis=1)
+    rolled = x.white >= 0
+    scalars = jnp.stack(
+        [
+            jnp.where(rolled, jnp.minimum(x.white, k), -1),
+            (rolled & (x.black == 1)).astype(jnp.int32),
+            x.phase - NAME,  # name, flip, swap, race: 0..3
+            x.target,
+            x.found,
+            (x.roller - p) % n,
+        ]
+    )
+    features = jnp.concatenate(
+        [
+            win + 1,
+            pick(x.perm, p),
+            mem + 1,
+            match.astype(jnp.int32),
+            pawns.astype(jnp.int32).ravel(),
+            scalars.astype(jnp.int32),
+        ]
+    )
+    hot = (features[plan.src] == jnp.asarray(plan.val)).astype(jnp.float32)
+    turn = x.turn.astype(jnp.float32) / jnp.float32(t.turn_cap)
+    return hot.at[-1].set(turn)
