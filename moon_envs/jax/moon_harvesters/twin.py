@@ -1,0 +1,296 @@
+"""The JAX twin of Moon Harvesters (``moon_harvesters_v0``): the Python engine's game as
+pure ``jnp`` code.
+
+:class:`MoonHarvestersTwin` plays exactly :mod:`moon_envs.moon_harvesters`' game: the same
+action ids (``0..K-1`` take a kind, ``K`` take a crater, ``K+1+cell`` a crater,
+``K+1+cells + slot*cells + cell`` a harvester, ``K+1+9*cells + cell`` a deposit), the same
+observations, scores and rewards, for every parameter of
+:class:`~moon_envs.moon_harvesters.config.HarvestersConfig` (every player count, grid,
+shape set and house rule). The game has no chance: ``init`` ignores its key. Build it
+with ``moon_envs.jax.make("moon_harvesters_v0", **params)``; the API is
+:class:`~moon_envs.jax.env.JaxEnv`'s.
+
+The position is a :class:`HarvestersX` of small fixed-shape arrays: the fields of the
+Python ``HarvestersState``, with its "still fits" flags packed as row words (recomputed
+from the board after each action by :mod:`~moon_envs.jax.moon_harvesters.board`); the
+observation is built from the fields when asked for. An action is applied to every
+field at once, each update masked by the phase, then the engine's turn order
+(``turns.TurnPhases``: next auction bidder, next crater holder, the turn's deposits, the
+next seat that can place, the end) is resolved in one pass of ``jnp.where``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from moon_envs.core.game import TERMINAL
+from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.moon_harvesters import board
+from moon_envs.jax.moon_harvesters.tables import (
+    AUCTION,
+    CRATERS,
+    DEPOSITS,
+    OVER,
+    PLACE,
+    build_tables,
+)
+from moon_envs.moon_harvesters.rules import HarvestersGame
+
+Array = jax.Array
+
+
+class HarvestersX(NamedTuple):
+    """One Moon Harvesters position (the Python ``HarvestersState``'s fields).
+
+    Attributes:
+        owner: int8 ``[cells]``, the seat whose harvester covers the cell, or -1.
+        crater, deposit: bool ``[cells]``.
+        kind_of: int32 ``[n]``, the kind each seat took (-1: still in the auction).
+        on_offer: bool ``[kinds]``, the kinds nobody took yet.
+        crater_pool: int32, craters left in the auction.
+        craters_held: int32 ``[n]``, craters taken and not yet placed.
+        placed: int32 ``[n]``, harvesters placed.
+        collected: int32 ``[n]``, deposits collected (the scores).
+        supply: int32, deposits left in the supply.
+        phase: int32, ``AUCTION``, ``CRATERS``, ``PLACE``, ``DEPOSITS`` or ``OVER``.
+        player: int32, the seat to move (the last mover once the game is over).
+        due: int32, deposits still to place this turn (the engine's ``deposits_due``).
+        free: uint32 ``[kinds, 8, rows]``, the engine's "still fits" flags as row words
+            (:func:`~moon_envs.jax.moon_harvesters.board.free_anchors` of the board).
+    """
+
+    owner: Array
+    crater: Array
+    deposit: Array
+    kind_of: Array
+    on_offer: Array
+    crater_pool: Array
+    craters_held: Array
+    placed: Array
+    collected: Array
+    supply: Array
+    phase: Array
+    player: Array
+    due: Array
+    free: Array
+
+
+def _rotated(values: Array, start: Array) -> Array:
+    """``values[(start + j) % n]`` for ``j = 0..n-1``, as a masked sum (a gather of a few
+    entries costs more than this under ``vmap`` on the CPU)."""
+    n = values.shape[0]
+    seat = jnp.arange(n, dtype=jnp.int32)
+    pick = seat[None, :] == (start + seat[:, None]) % n
+    return jnp.sum(jnp.where(pick, values[None, :], 0), axis=1, dtype=values.dtype)
+
+
+def _at(values: Array, index: Array) -> Array:
+    """``values[index]`` as a masked sum (no gather)."""
+    pick = jnp.arange(values.shape[0]) == index
+    return jnp.sum(jnp.where(pick, values, 0), dtype=values.dtype)
+
+
+def _first_from(flags: Array, start: Array) -> tuple[Array, Array]:
+    """``(found, seat)``: the first seat ``start, start + 1, ...`` (mod ``n``) whose flag
+    is set."""
+    n = flags.shape[0]
+    hits = _rotated(flags, start)
+    step = jnp.min(jnp.where(hits, jnp.arange(n, dtype=jnp.int32), n))
+    return step < n, (start + step) % n
+
+
+class MoonHarvestersTwin(JaxEnv):
+    """Moon Harvesters as a batched, jittable :class:`~moon_envs.jax.env.JaxEnv` (see the
+    module docstring). ``self.tables`` holds the static
+    :class:`~moon_envs.jax.moon_harvesters.tables.HarvesterTables`."""
+
+    game_class = HarvestersGame
+
+    def __init__(self, env_id: str, game: HarvestersGame, reward_mode: str = "win") -> None:
+        super().__init__(env_id, game, reward_mode)
+        self.tables = build_tables(game)
+        self._empty_free = board.empty_board_words(self.tables, game.fp.in_bounds)
+
+    # ---- position ------------------------------------------------------------------------
+    def _initial_x(self) -> HarvestersX:
+        t = self.tables
+        n = t.n
+        return HarvestersX(
+            owner=jnp.full((t.cells,), -1, jnp.int8),
+            crater=jnp.zeros((t.cells,), jnp.bool_),
+            deposit=jnp.zeros((t.cells,), jnp.bool_),
+            kind_of=jnp.full((n,), -1, jnp.int32),
+            on_offer=jnp.ones((t.kinds,), jnp.bool_),
+            crater_pool=jnp.int32(t.num_craters),
+            craters_held=jnp.zeros((n,), jnp.int32),
+            placed=jnp.zeros((n,), jnp.int32),
+            collected=jnp.zeros((n,), jnp.int32),
+            supply=jnp.int32(t.num_deposits),
+            phase=jnp.int32(AUCTION),
+            player=jnp.int32(0),
+            due=jnp.int32(0),
+            free=jnp.asarray(self._empty_free),
+        )
+
+    def _player(self, x: HarvestersX) -> Array:
+        return jnp.where(x.phase == OVER, jnp.int32(TERMINAL), x.player)
+
+    def _free_cells(self, x: HarvestersX) -> Array:
+        """bool ``[cells]``: where a deposit may go (no harvester, no deposit and, with
+        ``craters_block_deposits``, no crater); the engine's ``free_cells()``."""
+        free = ~x.deposit & (x.owner < 0)
+        if self.tables.craters_block_deposits:
+            free = free & ~x.crater
+        return free
+
+    def _free_anchors(self, owner: Array, crater: Array) -> Array:
+        """The ``free`` words of a board (see :class:`HarvestersX`)."""
+        t = self.tables
+        return board.free_anchors(t, board.blocked_words(t, owner, crater))
+
+    # ---- legal moves ---------------------------------------------------------------------
+    def _legal_mask(self, x: HarvestersX) -> Array:
+        t = self.tables
+        kind = _at(x.kind_of, x.player)
+        place = board.unpack_placements(t, board.kind_words(t, x.free, kind))
+        auction = jnp.concatenate([x.on_offer, (x.crater_pool > 0)[None]])
+        return jnp.concatenate(
+            [
+                auction & (x.phase == AUCTION),
+                ~x.crater & (x.phase == CRATERS),
+                place & (x.phase == PLACE),
+                self._free_cells(x) & (x.phase == DEPOSITS),
+            ]
+        )
+
+    # ---- one action ----------------------------------------------------------------------
+    def _apply_action_x(self, x: HarvestersX, action: Array) -> HarvestersX:
+        """The engine's ``_apply``: the phase's update, then the turn order."""
+        t = self.tables
+        n = t.n
+        p, phase = x.player, x.phase
+        in_auction, in_craters = phase == AUCTION, phase == CRATERS
+        in_place, in_deposits = phase == PLACE, phase == DEPOSITS
+        me = jnp.arange(n, dtype=jnp.int32) == p
+        cell_ids = jnp.arange(t.cells, dtype=jnp.int32)
+
+        # auction: take a kind (leaving the auction) or a crater
+        takes_kind = in_auction & (action < t.kinds)
+        takes_crater = in_auction & (action == t.kinds)
+        kind_of = jnp.where(me & takes_kind, action, x.kind_of)
+        on_offer = x.on_offer & ~(takes_kind & (jnp.arange(t.kinds) == action))
+        crater_pool = x.crater_pool - takes_crater.astype(jnp.int32)
+        held = x.craters_held + (me & takes_crater) - (me & in_craters)
+        # craters: put one on a cell
+        crater = x.crater | (in_craters & (cell_ids == action - t.crater_base))
+        # place: a harvester collects the deposits it covers
+        covered = in_place & board.covered_cells(t, _at(x.kind_of, p), action - t.place_base)
+        gain = jnp.sum(covered & x.deposit, dtype=jnp.int32)
+        owner = jnp.where(covered, p.astype(jnp.int8), x.owner)
+        placed = x.placed + (me & in_place)
+        collected = x.collected + jnp.where(me, gain, 0)
+        # deposits: one from the supply
+        deposit = (x.deposit & ~covered) | (in_deposits & (cell_ids == action - t.deposit_base))
+        supply = x.supply - in_deposits.astype(jnp.int32)
+        due_left = x.due - in_deposits.astype(jnp.int32)
+        new = x._replace(
+            owner=owner,
+            crater=crater,
+            deposit=deposit,
+            kind_of=kind_of,
+            on_offer=on_offer,
+            crater_pool=crater_pool,
+            craters_held=held,
+            placed=placed,
+            collected=collected,
+            supply=supply,
+            free=self._free_anchors(owner, crater),
+        )
+        return self._advance(new, p, phase, due_left)
+
+    def _advance(self, x: HarvestersX, p: Array, phase: Array, due_left: Array) -> HarvestersX:
+        """Who moves next, in which phase, after seat ``p`` acted in ``phase`` (``x`` has
+        the action applied): ``turns.TurnPhases``' ``_auction`` tail, ``_start_craters``,
+        ``_start_first_deposits``, ``_start_deposits`` and ``_next_turn``."""
+        t = self.tables
+        n = t.n
+        in_auction, in_craters = phase == AUCTION, phase == CRATERS
+        in_place, in_deposits = phase == PLACE, phase == DEPOSITS
+        # the auction goes on with the next seat still in it (p itself last)
+        bidder_found, bidder = _first_from(x.kind_of < 0, p + 1)
+        auction_done = in_auction & ~bidder_found
+        # crater holders place one each, in seat order from player_0 after the auction
+        start = jnp.where(in_auction, 0, (p + 1) % n)
+        holder_found, holder = _first_from(x.craters_held > 0, start)
+        craters_next = (auction_done | in_craters) & holder_found
+        first_deposits = (auction_done | in_craters) & ~holder_found
+        # a turn's deposits: the opening ones (player_0) or after a placement
+        starts_deposits = first_deposits | in_place
+        count = jnp.where(first_deposits, t.first_deposits, t.deposits_per_turn)
+        mover = jnp.where(first_deposits, 0, p)
+        room = jnp.minimum(x.supply, jnp.sum(self._free_cells(x), dtype=jnp.int32))
+        if t.fewer:
+            due = jnp.minimum(count, room)
+        else:
+            due = jnp.where(count <= room, count, 0)
+        deposits_next = (starts_deposits & (due > 0)) | (in_deposits & (due_left > 0))
+        due = jnp.where(in_deposits, due_left, due)
+        # otherwise the next seat that can place moves; nobody can: the game is over
+        fits = board.kinds_that_fit(x.free)
+        kind = jnp.clip(x.kind_of, 0, t.kinds - 1)
+        can_place = (x.kind_of >= 0) & (x.placed < t.pieces) & fits[kind]
+        placer_found, placer = _first_from(can_place, mover + 1)
+
+        new_phase = jnp.select(
+            [in_auction & bidder_found, craters_next, deposits_next, placer_found],
+            [AUCTION, CRATERS, DEPOSITS, PLACE],
+            OVER,
+        ).astype(jnp.int32)
+        new_player = jnp.select(
+            [in_auction & bidder_found, craters_next, deposits_next, placer_found],
+            [bidder, holder, mover, placer],
+            mover,
+        ).astype(jnp.int32)
+        due = jnp.where(deposits_next, due, 0).astype(jnp.int32)
+        return x._replace(phase=new_phase, player=new_player, due=due)
+
+    # ---- views and results ---------------------------------------------------------------
+    def _observe(self, x: HarvestersX, player: Array) -> Array:
+        """The engine's ``_build_observation(player)`` (seats rotated so "me" is first)."""
+        t = self.tables
+        n, k = t.n, t.kinds
+        order = (player + jnp.arange(n, dtype=jnp.int32)) % n
+        planes = x.owner[None, :].astype(jnp.int32) == order[:, None]
+        kinds = _rotated(x.kind_of, player)[:, None] == jnp.arange(k)[None, :]
+        f32 = jnp.float32
+        parts = [
+            planes.reshape(-1).astype(f32),
+            x.crater.astype(f32),
+            x.deposit.astype(f32),
+            1.0 - _rotated(x.placed, player).astype(f32) / t.pieces,
+            (x.supply / f32(t.supply_scale)).astype(f32)[None],
+            _rotated(x.collected, player).astype(f32) / f32(t.supply_scale),
+            (jnp.arange(4) == x.phase).astype(f32),
+            kinds.reshape(-1).astype(f32),
+            x.on_offer.astype(f32),
+            (x.crater_pool / f32(t.crater_scale)).astype(f32)[None],
+            _rotated(x.craters_held, player).astype(f32) / f32(t.crater_scale),
+            (x.due / f32(t.due_scale)).astype(f32)[None],
+        ]
+        return jnp.concatenate(parts)
+
+    def _scores(self, x: HarvestersX) -> Array:
+        return x.collected.astype(jnp.float32)
+
+    def _winners(self, x: HarvestersX) -> Array:
+        """Most deposits; a tie goes to fewer harvesters placed; a remaining tie is shared
+        (``ties="shared"``) or nobody wins (``ties="none"``)."""
+        tied = x.collected == jnp.max(x.collected)
+        fewest = jnp.min(jnp.where(tied, x.placed, jnp.iinfo(jnp.int32).max))
+        winners = tied & (x.placed == fewest)
+        if not self.tables.shared_ties:
+            winners = winners & (jnp.sum(winners) == 1)
+        return winners
