@@ -10,7 +10,8 @@ shrunk, the same command with smaller budgets:
 
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
-* ``bench``: ``--seconds 0.1``;
+* ``bench``: ``--seconds 0.1``; with ``--jax``, batch 4 only, and Jupiter's twin where no
+  env is named;
 * ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder (the published
   agents, budgets and parameters as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
@@ -143,6 +144,13 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         if "--out" not in out:  # the default folder is ladders/ENV in the working directory
             out += ["--out", str(tmp / "files" / "ladder")]
         out.append("--no-progress")
+    if command == "bench" and "--jax" in out:  # compiles are the cost: one twin, one batch
+        if not any(a.endswith(("_v0", "_v1")) for a in out):
+            out.append("jupiter_v0")
+        if "--batches" in out:
+            out[out.index("--batches") + 1] = "4"
+        else:
+            out += ["--batches", "4"]
     if command == "bench":
         if "--seconds" in out:
             out[out.index("--seconds") + 1] = "0.1"

@@ -1,4 +1,5 @@
-"""``moon-envs bench``: random-play speed of the envs beside PettingZoo's connect_four_v3."""
+"""``moon-envs bench``: random-play speed of the envs beside PettingZoo's connect_four_v3;
+with ``--jax``, of the batched JAX twins beside pgx's connect_four."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.seconds <= 0:
         raise UsageError(f"--seconds {args.seconds}: allowed: a positive number")
+    if args.jax:
+        from moon_agents.benchmarks.jax_speed import parse_batches, run_jax_bench
+
+        try:
+            batches = parse_batches(args.batches)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        run_jax_bench(
+            args.envs or None, batches, args.seconds, args.seed, lambda s: print(s, file=out)
+        )
+        return 0
     run_bench(
         args.envs or None, seconds=args.seconds, seed=args.seed, out=lambda s: print(s, file=out)
     )

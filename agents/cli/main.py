@@ -9,7 +9,7 @@
     moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
-    moon-envs bench [jupiter_v0 ...] [--seconds 3]
+    moon-envs bench [jupiter_v0 ...] [--seconds 3] [--jax [--batches 1,64,1024]]
     moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
 
 Bad input (unknown env id, agent, parameter or config field) prints one clear message
@@ -112,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
     be.add_argument("--seconds", type=float, default=3.0, help="seconds per env")
     be.add_argument("--seed", type=int, default=0)
+    be.add_argument(
+        "--jax", action="store_true", help="the JAX twins beside pgx connect_four, batched"
+    )
+    be.add_argument("--batches", default="1,64,1024", help="with --jax: comma-separated sizes")
 
     add_ladder_parser(sub)
     return p
