@@ -97,3 +97,13 @@ def blank_x(t: MoonstarTables) -> MoonstarX:
 def select(pred: Array, on_true: MoonstarX, on_false: MoonstarX) -> MoonstarX:
     """``on_true`` where ``pred`` else ``on_false``, field by field."""
     return jax.tree.map(lambda a, b: jnp.where(pred, a, b), on_true, on_false)
+
+
+def upd(x: MoonstarX, cond: Array, **fields: Array) -> MoonstarX:
+    """``x`` with ``fields`` replaced where ``cond`` holds."""
+    return x._replace(
+        **{
+            k: jnp.where(cond, v, getattr(x, k)).astype(getattr(x, k).dtype)
+            for k, v in fields.items()
+        }
+    )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from moon_envs.jax.moonstar.arrays import MoonstarX
+from moon_envs.jax.moonstar.arrays import MoonstarX, upd
 from moon_envs.jax.moonstar.rules import per_round
 from moon_envs.jax.moonstar.tables import MoonstarTables
 
@@ -40,7 +40,6 @@ def displacement(t: MoonstarTables, x: MoonstarX, face: Array, k: Array) -> Arra
 
 def move(t: MoonstarTables, x: MoonstarX, a: Array, on: Array) -> MoonstarX:
     """Where ``on``: apply move ``a`` (see the module docstring)."""
-    from moon_envs.jax.moonstar.transitions import upd
 
     m, d, k = decode(t, a)
     moon_ix, stars = jnp.arange(t.M), jnp.arange(12)

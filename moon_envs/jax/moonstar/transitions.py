@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.core.game import CHANCE
-from moon_envs.jax.moonstar.arrays import MoonstarX
+from moon_envs.jax.moonstar.arrays import MoonstarX, upd
 from moon_envs.jax.moonstar.moves import move
 from moon_envs.jax.moonstar.rules import barred, next_eligible, per_round
 from moon_envs.jax.moonstar.tables import (
@@ -39,16 +39,6 @@ from moon_envs.moonstar.constants import CHALLENGE_STAKE, FAIL_BONUS, NO_BID_BON
 
 Array = jax.Array
 i32 = jnp.int32
-
-
-def upd(x: MoonstarX, cond: Array, **fields: Array) -> MoonstarX:
-    """``x`` with ``fields`` replaced where ``cond`` holds."""
-    return x._replace(
-        **{
-            k: jnp.where(cond, v, getattr(x, k)).astype(getattr(x, k).dtype)
-            for k, v in fields.items()
-        }
-    )
 
 
 def after_auction(t: MoonstarTables, x: MoonstarX, red_placed: bool) -> Array:

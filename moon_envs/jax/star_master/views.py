@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.star_master.tables import (
@@ -26,7 +25,6 @@ from moon_envs.jax.star_master.tables import (
     Tables,
 )
 from moon_envs.jax.star_master.rules import pick
-from moon_envs.star_master.observation import ObservationLayout
 
 Array = jax.Array
 
@@ -58,42 +56,6 @@ def legal_mask(t: Tables, x: SMx) -> Array:
     lacks = ~mine
     names = (ph == NAME) & (ids >= 2 * k) & (ids < 3 * k) & jnp.pad(lacks, (2 * k, 1))
     return flips | passes | swaps | names
-
-
-class ObservationPlan:
-    """Static gather plan of the observation: entry ``j`` is ``features[src[j]] == val[j]``
-    except the last entry, ``turn / turn cap``. ``features`` (see :func:`observe`) holds
-    the seat's window map, permutation, memory (``k`` each), the match (``k``), the pawns
-    from the seat on (``n * k``) and six scalars (white face, black star, phase, sought
-    colour, found slot, roller); so the one-hot blocks are one gather and compare."""
-
-    def __init__(self, n: int, k: int) -> None:
-        L = ObservationLayout(n, k)
-        nk, ch = n * k, k + 1
-        win, perm, mem, match, pawns, scalars = 0, k, 2 * k, 3 * k, 4 * k, 4 * k + nk
-        self.size = scalars + 6
-        src = np.zeros(L.size, np.int32)
-        val = np.full(L.size, -99, np.int32)
-
-        def put(start: int, sources, values) -> None:
-            sources, values = np.broadcast_arrays(sources, values)
-            stop = start + sources.size
-            src[start:stop], val[start:stop] = sources.ravel(), values.ravel()
-
-        slots = np.arange(k)
-        put(0, win + slots[:, None], np.arange(ch)[None, :])
-        put(L.perm[0], perm + slots[:, None], slots[None, :])
-        put(L.mem[0] - 1, mem + slots[:, None], np.arange(ch)[None, :])
-        put(L.pawns, pawns + np.arange(nk), 1)
-        put(L.white, scalars, np.arange(k + 1))
-        put(L.black, scalars + 1, 1)
-        put(L.phase, scalars + 2, np.arange(4))
-        put(L.target, scalars + 3, slots)
-        put(L.found, scalars + 4, slots)
-        put(L.match, match + slots, 1)
-        put(L.roller, scalars + 5, np.arange(n))
-        assert L.turn == L.size - 1
-        self.src, self.val = src, val
 
 
 def observe(t: Tables, x: SMx, p: Array) -> Array:
