@@ -32,11 +32,13 @@ except ImportError as err:  # pragma: no cover - exercised in a venv without jax
         "moon_envs.make, work without it)"
     ) from err
 
+from moon_envs.core.aec import ENV_PARAMS
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 from moon_envs.jax.env import JaxEnv, check_env_params
 from moon_envs.jax.state import State
-from moon_envs.registry import get_entry, list_envs, valid_params
+from moon_envs.registry import list_envs
+from moon_envs.registry import make as make_python_env
 
 # environment id -> "module:class" of its twin
 _TWINS: dict[str, str] = {
@@ -72,21 +74,12 @@ def make(env_id: str, **params: Any) -> JaxEnv:
             f"unknown environment id {quote(env_id)}; ids with a JAX twin: {list_twins()} "
             f"(all ids: {list_envs()})"
         )
-    unknown = sorted(set(params) - set(valid_params(env_id)))
-    if unknown:
-        raise ConfigError(
-            f"unknown parameter(s) {quote(unknown, 200)} for {env_id}; valid parameters: "
-            f"{valid_params(env_id)}"
-        )
-    entry = get_entry(env_id)
-    env_params = {k: params.pop(k) for k in list(params) if k in _ENV_PARAMS}
+    env_params = {k: params.pop(k) for k in list(params) if k in ENV_PARAMS}
     reward_mode = check_env_params(env_id, env_params)
-    game = entry.env_class().game_class(**{**entry.defaults, **params})
+    game = make_python_env(env_id, **params).game  # the registry names unknown parameters
     module, cls = _TWINS[env_id].split(":")
     twin_class = getattr(importlib.import_module(module), cls)
     return twin_class(env_id, game, reward_mode)
 
-
-_ENV_PARAMS = ("render_mode", "render_seat", "reward_mode", "illegal_action")
 
 __all__ = ["JaxEnv", "State", "list_twins", "make"]

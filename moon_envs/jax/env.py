@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import jax
 import jax.numpy as jnp
 
+from moon_envs.core.checks import check_choice
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
 from moon_envs.core.snapshot import quote
 from moon_envs.core.spec import REWARD_MODES
@@ -279,8 +280,5 @@ def check_env_params(env_id: str, params: dict[str, Any]) -> str:
             f"for its player. Allowed values: {list(ILLEGAL_ACTION_MODES)}"
         )
     reward_mode = params.get("reward_mode", "win")
-    if reward_mode not in REWARD_MODES:
-        raise ConfigError(
-            f"reward_mode={quote(reward_mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
-        )
+    check_choice("reward_mode", reward_mode, REWARD_MODES)
     return reward_mode

@@ -289,14 +289,13 @@ def check(
     """Record ``games`` Python games of ``env_id`` with ``params`` and compare the twin
     on all of them. ``policies`` is one policy per seat, or a function of the game
     number that returns them (to mix agents)."""
-    import moon_envs
     import moon_envs.jax as mj
 
     key = json.dumps([env_id, params, reward_mode], sort_keys=True)
     if key not in _TWINS:  # one twin per parameter set, so its replay compiles once
         _TWINS[key] = mj.make(env_id, reward_mode=reward_mode, **params)
     twin = _TWINS[key]
-    game = moon_envs.make(env_id, **params).game
+    game = twin.game
     rng = np.random.default_rng(seed)
     problems: list[str] = []
     events = 0
