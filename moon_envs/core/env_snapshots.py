@@ -10,6 +10,7 @@ built before the env changes, so on any error the env is left exactly as it was.
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from moon_envs.core.errors import ConfigError
@@ -101,8 +102,10 @@ class EnvSnapshots:
     def _check_derived(self, state: State, book: dict[str, Any]) -> None:
         """Values the position determines must agree with it: in ``"win"`` mode every
         reward lies in the game's utility range (and is 0 before the end); each agent's
-        infos equal the position's own infos for its seat wherever the position has any
-        (plus PettingZoo's ``illegal_action`` note, which names an agent and an int)."""
+        infos equal the position's own infos for its seat, values and types, wherever the
+        position has any, and are otherwise an info the game could have given earlier
+        (:meth:`State.check_held_info`); plus PettingZoo's ``illegal_action`` note, which
+        names an agent and an int."""
         spec = self.game.spec
         if self.reward_mode == "win":
             low, high = spec.min_utility, spec.max_utility
@@ -127,11 +130,13 @@ class EnvSnapshots:
                     f"got {quote(note)}"
                 )
             own = state.info_for(self._seat[agent])
-            if own and encode(given) != encode(own):
+            if own and _canonical(given) != _canonical(own):
                 raise ConfigError(
                     f"infos[{agent!r}] does not match the position's own infos for that seat "
                     f"(derived from the position; expected keys {sorted(own)})"
                 )
+            if not own and given:
+                state.check_held_info(given, f"infos[{agent!r}]")
 
     def _check_matches_position(self, state: State, book: dict[str, Any]) -> None:
         """The AEC bookkeeping must agree with the position: the game ends for every agent
@@ -159,3 +164,9 @@ class EnvSnapshots:
                 )
         elif player == TERMINAL and not all(book["terminations"].values()):
             raise ConfigError("the snapshot's position is over but not every agent is terminated")
+
+
+def _canonical(info: dict[str, Any]) -> str:
+    """An info as JSON text with sorted keys: equal only for equal values of equal types
+    (``1`` is not ``true``, ``1.0`` is not ``1``)."""
+    return json.dumps(encode(info), sort_keys=True)

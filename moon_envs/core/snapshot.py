@@ -169,12 +169,17 @@ class _Decoder:
             if tag == "__tuple__":
                 return tuple(decoded)
             if tag == "__set__":
-                return set(decoded)
+                members = set(decoded)
+                sorted(members)  # encode() lists a set sorted
+                return members
             if not all(isinstance(p, list) and len(p) == 2 for p in decoded):
                 raise ConfigError(f"{field}.__items__ must hold [key, value] pairs")
             return {k: x for k, x in decoded}
-        except TypeError:  # unhashable set members or keys
-            raise ConfigError(f"{field}.{tag}: members and keys must be hashable") from None
+        except TypeError:  # unhashable set members or keys; set members that do not sort
+            raise ConfigError(
+                f"{field}.{tag}: members and keys must be hashable, set members of one kind "
+                f"(numbers, strings or tuples of them), got {quote(decoded)}"
+            ) from None
 
     def decode_array(self, v: Mapping, field: str) -> np.ndarray:
         if set(v) != {"__ndarray__", "dtype", "shape"}:
@@ -213,7 +218,8 @@ class _Decoder:
             raise ConfigError(f"{field}: values of kind {raw.dtype} cannot be stored as {dtype}")
         if raw.dtype.kind == "f" and not np.isfinite(raw).all():
             raise ConfigError(f"{field}: non-finite values (nan, inf) are not allowed")
-        arr = raw.astype(target).reshape(shape)
+        with np.errstate(over="ignore", invalid="ignore"):  # out of range: refused below
+            arr = raw.astype(target).reshape(shape)
         if target.kind == "f" and not np.isfinite(arr).all():  # e.g. 1e300 as float16
             raise ConfigError(f"{field}: values out of range for {dtype}")
         if target.kind in "iu" and size and not np.array_equal(arr, raw.reshape(shape)):
@@ -308,20 +314,9 @@ def check_same_config(expected: Mapping[str, Any], given: Any) -> None:
 
 # ---- the env's own snapshot fields ------------------------------------------------------------
 
-ENV_FIELDS = (
-    "env",
-    "env_params",
-    "state",
-    "rng",
-    "agents",
-    "agent_selection",
-    "skip_agent_selection",
-    "rewards",
-    "cumulative_rewards",
-    "terminations",
-    "truncations",
-    "infos",
-)
+ENV_FIELDS = ("env", "env_params", "state", "rng", "agents", "agent_selection")
+ENV_FIELDS += ("skip_agent_selection", "rewards", "cumulative_rewards", "terminations")
+ENV_FIELDS += ("truncations", "infos")
 """Fields of ``env.get_state()``."""
 _U128 = 2**128
 

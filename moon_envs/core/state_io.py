@@ -82,6 +82,12 @@ class PositionData:
     def _validate(self) -> None:
         """Game-specific checks for :meth:`validate`; the default accepts everything."""
 
+    def check_held_info(self, info: dict[str, Any], field: str) -> None:
+        """Check an info an env snapshot holds for a seat whose position has no info of its
+        own (the env keeps the last info it gave); raise :class:`ConfigError` naming
+        ``field`` when the game could not have given it. Default: any mapping of snapshot
+        data (games whose infos carry values of their own check them)."""
+
     def _check_last_win_delta(self) -> None:
         """``_last_win_delta`` (the game-ending reward) is derived: it must be null, or the
         finished position's ``"win"`` returns."""

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from moon_envs.core.game import CHANCE, TERMINAL, State
+from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, State
+from moon_envs.core.snapshot import quote
 from moon_envs.jupiter.config import (
     _MOVE,
     _OVER,
@@ -71,6 +72,11 @@ class JupiterState(TextViews, State):
 
     def _validate(self) -> None:
         validate_state(self)
+
+    def check_held_info(self, info: dict, field: str) -> None:
+        """Jupiter gives no infos, so an env never holds one."""
+        keys = quote(sorted(map(str, info)))
+        raise ConfigError(f"{field} must be empty (Jupiter gives no infos), got keys {keys}")
 
     @property
     def owner(self) -> np.ndarray:

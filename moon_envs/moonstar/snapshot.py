@@ -72,45 +72,73 @@ class SnapshotChecks:
 
     game: MoonstarLayout
 
-    def _check_report(self) -> None:
-        """The round report (``info()["round_report"]``): ``None`` or a mapping with exactly
-        the keys of a no-bid round or of a played round, each of its type and range."""
-        rep = self.report
-        if rep is None:
-            return
+    def check_held_info(self, info: dict, field: str) -> None:
+        """An info the env still holds from an earlier step: ``{"round_report": REPORT}``,
+        the report checked as :meth:`_check_report` checks the position's own."""
+        if set(info) != {"round_report"}:
+            raise ConfigError(
+                f"{field} has keys {quote(sorted(map(str, info)), 120)}; the only info "
+                "Moonstar gives is {'round_report': REPORT}"
+            )
+        self._check_report(info["round_report"], f"{field}.round_report")
+
+    def _check_report(self, rep: object, where: str) -> None:
+        """A round report (the position's ``report``, ``info()["round_report"]``): a
+        mapping with exactly the keys of a no-bid round or of a played round, each of its
+        type and range."""
         if not isinstance(rep, dict):
-            raise ConfigError(f"report must be null or a round report mapping, got {quote(rep)}")
+            own = "null or " if where == "report" else ""  # the position's own may be unset
+            raise ConfigError(f"{where} must be {own}a round report mapping, got {quote(rep)}")
         g = self.game
         n = g.n
         big = 10**9
         keys = NO_BID_REPORT if rep.get("no_bid") is True else ROUND_REPORT
         if set(rep) != set(keys):
             raise ConfigError(
-                f"report has keys {quote(sorted(map(str, rep)), 200)}; a "
+                f"{where} has keys {quote(sorted(map(str, rep)), 200)}; a "
                 f"{'no-bid' if keys is NO_BID_REPORT else 'played'} round's report has {list(keys)}"
             )
-        _int("report.round", rep["round"], 1, g.config.max_rounds)
-        _int("report.organizer", rep["organizer"], 0, n - 1)
-        _int_list("report.score_changes", rep["score_changes"], n, -big, big)
+        _int(f"{where}.round", rep["round"], 1, g.config.max_rounds)
+        _int(f"{where}.organizer", rep["organizer"], 0, n - 1)
+        _int_list(f"{where}.score_changes", rep["score_changes"], n, -big, big)
         if keys is NO_BID_REPORT:
             return
         if rep["no_bid"] is not False or not isinstance(rep["made"], bool):
             raise ConfigError(
-                f"report.no_bid and report.made must be true or false, got "
+                f"{where}.no_bid and {where}.made must be true or false, got "
                 f"{quote(rep['no_bid'])} and {quote(rep['made'])}"
             )
-        _int("report.bidder", rep["bidder"], 0, n - 1)
-        _int("report.bid", rep["bid"], MIN_BID, MAX_BID)
-        _int("report.achieved", rep["achieved"], 0, big)
-        _int("report.best_total", rep["best_total"], 0, big, none_ok=True)
-        _int("report.regret", rep["regret"], 0, big, none_ok=True)
-        _int("report.rules", rep["rules"], 0, len(g.rounds) - 1)
-        _int_list("report.side_bets", rep["side_bets"], n, -big, big)
+        _int(f"{where}.bidder", rep["bidder"], 0, n - 1)
+        _int(f"{where}.bid", rep["bid"], MIN_BID, MAX_BID)
+        _int(f"{where}.achieved", rep["achieved"], 0, big)
+        _int(f"{where}.best_total", rep["best_total"], 0, big, none_ok=True)
+        _int(f"{where}.regret", rep["regret"], 0, big, none_ok=True)
+        _int(f"{where}.rules", rep["rules"], 0, len(g.rounds) - 1)
+        _int_list(f"{where}.side_bets", rep["side_bets"], n, -big, big)
         challengers = rep["challengers"]
         if not isinstance(challengers, list) or len(challengers) > n:
-            raise ConfigError(f"report.challengers must list seats, got {quote(challengers)}")
+            raise ConfigError(f"{where}.challengers must list seats, got {quote(challengers)}")
         for i, seat in enumerate(challengers):
-            check_int(f"report.challengers[{i}]", seat, 0, n - 1)
+            check_int(f"{where}.challengers[{i}]", seat, 0, n - 1)
+
+    def _check_barred(self) -> None:
+        """From the auction to the side bets, a seat barred from the round's auction
+        (``excluded`` or ``sitting_out``) is neither the high bidder nor the seat to speak,
+        and an excluded seat takes no side bet unless ``excluded_side_bets`` (otherwise
+        the bets never come back to the bidder). Between rounds (Game 12's menu) the last
+        round's bidder may be the seat the next round excludes."""
+        if self.phase not in ("auction", "favourite", "bets"):
+            return
+        barred = f"(excluded={self.excluded}, sitting_out={self.sitting_out})"
+        if self.bidder >= 0 and self.barred(self.bidder):
+            raise ConfigError(f"bidder={self.bidder} is barred from bidding this round {barred}")
+        if self.phase == "auction" and self.to_move >= 0 and self.barred(self.to_move):
+            raise ConfigError(f"to_move={self.to_move} is barred from bidding this round {barred}")
+        if self.phase == "bets" and not self.game.config.excluded_side_bets:
+            if self.bet_turn < 0 or self.bet_turn == self.excluded:
+                raise ConfigError(
+                    f"bet_turn={self.bet_turn} is not a seat that bets this round {barred}"
+                )
 
     def _validate(self) -> None:
         """Raise :class:`ConfigError` unless this is a position Moonstar can reach."""
@@ -149,6 +177,7 @@ class SnapshotChecks:
             check_int("high_bid", self.high_bid, MIN_BID, MAX_BID)
         if (self.bidder >= 0) != (self.high_bid > 0):
             raise ConfigError(f"bidder={self.bidder} disagrees with high_bid={self.high_bid}")
+        self._check_barred()
         for field in ("passed", "challengers", "bet_side", "bet_idx", "bet_stake"):
             _shape(field, getattr(self, field), (n,))
         if self.passes != int(self.passed.sum()) or (self.bidder >= 0 and self.passed[self.bidder]):
@@ -181,7 +210,8 @@ class SnapshotChecks:
             not isinstance(v, int) or not 1 <= v <= 50 for v in self.planets_to_place
         ):
             raise ConfigError("planets_to_place must list planet values 1..50")
-        self._check_report()
+        if self.report is not None:
+            self._check_report(self.report, "report")
         _shape("board", self.board, (g.board_len,))
         # at a player's turn the board must equal its from-scratch value (chance nodes are
         # passed through at once and may hold a board still being updated)

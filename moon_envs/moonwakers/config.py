@@ -36,6 +36,7 @@ CHOICES = {
     "response_windows": ("disguised", "holders"),
     "scan_targets": ("terrain", "table"),
     "infrared_storm_replaces": ("all", "two"),
+    "action_card_timing": ("fixed",),
 }
 """Allowed values of the string parameters (the first is the default)."""
 
@@ -97,6 +98,11 @@ class MoonwakersConfig:
         infrared_storm_replaces: [HOUSE] an infrared STORM replaces ``"all"`` the face-up
             COMBINATION cards (default; 2 with 2-3 players, 3 with 4+), or only ``"two"``
             of them, the first two slots, at 4+ players (the book's "the 2 cards").
+        action_card_timing: [HOUSE] the book allows LABO, SCAN, CRYOGEN and DEFECTIVE
+            SHELTER "during the round"; each is offered at one fixed moment (``"fixed"``,
+            the only value): LABO before each of the seat's claims, a SCAN card at its
+            placement, CRYOGEN just before an ability acts, DEFECTIVE SHELTER right after
+            another seat's SHELTER. docs/rules.md gives the reason and what it leaves out.
     """
 
     num_players: int = 2
@@ -117,6 +123,7 @@ class MoonwakersConfig:
     response_windows: str = "disguised"
     scan_targets: str = "terrain"
     infrared_storm_replaces: str = "all"
+    action_card_timing: str = "fixed"
 
     def __post_init__(self) -> None:
         check_int("num_players", self.num_players, 2, MAX_PLAYERS)

@@ -118,6 +118,9 @@ parameter                default       allowed values and meaning
                                        ``"table"``: at a table card only
 ``infrared_storm_``       "all"         [HOUSE] an infrared storm replaces every face-up
 ``replaces``                           COMBINATION card; ``"two"``: the first two (4+ players)
+``action_card_timing``   "fixed"       [HOUSE] LABO before one's claims, a SCAN card at one's
+                                       placement, CRYOGEN before an ability acts, DEFECTIVE
+                                       SHELTER after a SHELTER; the only value
 =======================  ============  ====================================================
 
 Plus the env's ``render_mode`` (``ansi``, ``human``, ``rgb_array``: the spectator's
@@ -131,8 +134,9 @@ SHORTCUT and PERMUTATION, their duels and the target's SHIELD; CRYOGEN freezes a
 for the round and each ability is used at most once per round; the disguised response
 windows; a cancelled shelter leaves the die; storms drawn by an ionic storm do nothing;
 free non-accident cards go under the pile; sealed claims, duels for shared claims, one
-purchase per seat and round; the automatic end of the game; the round cap. Each is a
-parameter above; docs/rules.md gives the reason for every default.
+purchase per seat and round; the fixed moments of the action cards; the automatic end of
+the game; the round cap. Each is a parameter above; docs/rules.md gives the reason for
+every default.
 
 Version history
 ---------------
