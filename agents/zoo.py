@@ -12,9 +12,15 @@ An agent spec is a string:
 * ``"rllib:PATH"``                 a model trained by RLlib (``moon_agents.training.rllib.agent``),
   loaded
                                    without unpickling.
-* ``"trained"``                    the policy shipped for the game in ``agents/trained/``
-                                   (``GAME.zip``, trained by ``configs/GAME_ppo.yaml``; see
-                                   docs/ladder.md), loaded like ``ppo:PATH``.
+* ``"az:PATH"`` / ``"jppo:PATH"``    a network trained on a JAX twin (``alphazero`` or
+                                   ``jax_ppo``; ``moon_agents.net_agent``), played with numpy
+                                   alone; ``az:PATH,simulations=N`` adds a search guided by it.
+* ``"trained"``                    the agent shipped for the game in ``agents/trained/``:
+                                   ``GAME.npz`` (a JAX-trained network, loaded like
+                                   ``az:PATH``) where there is one, else ``GAME.zip`` (see
+                                   docs/ladder.md).
+* ``"trained-ppo"``                the MaskablePPO policy shipped as ``GAME.zip``, loaded like
+                                   ``ppo:PATH``.
 * ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
   ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
   :mod:`moon_agents.search.spec`).
@@ -32,6 +38,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+from moon_agents.net_agent import SPEC_PREFIXES, parse_spec
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -58,20 +65,29 @@ _ANY_GAME = {
 
 
 TRAINED_DIR = Path(__file__).parent / "trained"
-"""Where the shipped trained policies live: ``<game>.zip`` per game (``GameSpec.name``)."""
+"""Where the shipped trained agents live, per game (``GameSpec.name``): ``<game>.npz``
+(a network trained on the JAX twin) and ``<game>.zip`` (a MaskablePPO policy)."""
 
 
-def trained_model(game: str) -> Path | None:
-    """The shipped trained policy of ``game``, or None if the game has none."""
-    path = TRAINED_DIR / f"{game}.zip"
-    return path if path.is_file() else None
+def trained_model(game: str, kind: str = "trained") -> Path | None:
+    """The file of the shipped agent ``kind`` (``"trained"``: the ``.npz`` network where
+    there is one, else the ``.zip`` policy; ``"trained-ppo"``: the ``.zip``) of ``game``,
+    or None if the game has none."""
+    suffixes = (".npz", ".zip") if kind == "trained" else (".zip",)
+    for suffix in suffixes:
+        path = TRAINED_DIR / f"{game}{suffix}"
+        if path.is_file():
+            return path
+    return None
 
 
 def model_path(spec: str, game: str) -> Path | None:
     """The model file or folder a spec loads (``ppo:``, ``ppo-trusted:``, ``rllib:``,
     ``trained``), or None for agents without one."""
-    if spec == "trained":
-        return trained_model(game)
+    if spec in ("trained", "trained-ppo"):
+        return trained_model(game, spec)
+    if spec.startswith(SPEC_PREFIXES):
+        return Path(parse_spec(spec)[0])
     for prefix in ("ppo:", "ppo-trusted:", "rllib:"):
         if spec.startswith(prefix):
             from moon_agents.checkpoint import checkpoint_path
@@ -87,6 +103,8 @@ def agent_names(game: str) -> list[str]:
     names |= {a for a, b in _ALIASES.items() if b in names}
     if trained_model(game) is not None:
         names.add("trained")
+    if trained_model(game, "trained-ppo") is not None:
+        names.add("trained-ppo")
     return sorted(names)
 
 
@@ -104,16 +122,24 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
 
         trusted, path = spec.startswith("ppo-trusted:"), spec.partition(":")[2]
         return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
-    if spec == "trained":
+    if spec.startswith(SPEC_PREFIXES):
+        from moon_agents.net_agent import NetAgent
+
+        return NetAgent.from_spec(spec, seed=seed, name=name or spec)
+    if spec in ("trained", "trained-ppo"):
+        path = trained_model(game, spec)
+        if path is None:
+            have = sorted({p.stem for p in TRAINED_DIR.glob("*.*")})
+            raise ConfigError(
+                f"no {spec!r} agent is shipped for game {game!r}; games with one: {have}"
+            )
+        if path.suffix == ".npz":
+            from moon_agents.net_agent import NetAgent
+
+            return NetAgent.load(path, name=name or spec, seed=seed)
         from moon_agents.policy import PolicyAgent
 
-        path = trained_model(game)
-        if path is None:
-            have = sorted(p.stem for p in TRAINED_DIR.glob("*.zip"))
-            raise ConfigError(
-                f"no trained policy is shipped for game {game!r}; games with one: {have}"
-            )
-        return PolicyAgent.load(path, name=name or "trained", seed=seed)
+        return PolicyAgent.load(path, name=name or spec, seed=seed)
     if spec.startswith("rllib:"):  # RLlib back-end (agents/training/rllib/agent.py)
         from moon_agents.training.rllib.agent import RllibAgent
 
@@ -126,7 +152,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
     if key not in table:
         raise ConfigError(
             f"unknown agent {spec!r} for game {game!r}; allowed: {agent_names(game)} "
-            "or 'ppo:PATH' or 'rllib:PATH'"
+            "or 'ppo:PATH', 'az:PATH' or 'rllib:PATH'"
         )
     return _load(table[key])(seed=seed, name=name or spec)
 
@@ -139,7 +165,7 @@ def _make_with_params(
     if key not in table:
         raise ConfigError(
             f"unknown agent {quote(base)} for game {game!r}; allowed: {agent_names(game)} "
-            "or 'ppo:PATH' or 'rllib:PATH'"
+            "or 'ppo:PATH', 'az:PATH' or 'rllib:PATH'"
         )
     cls = _load(table[key])
     from_spec = getattr(cls, "from_spec", None)

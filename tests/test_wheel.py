@@ -59,7 +59,10 @@ def test_every_agents_subpackage_and_the_shipped_policies_are_in(wheel: zipfile.
     for init in (ROOT / "agents").rglob("__init__.py"):
         rel = init.relative_to(ROOT / "agents").as_posix()
         assert f"moon_agents/{rel}" in names, rel
-    for policy in (ROOT / "agents" / "trained").glob("*.zip"):
+    for policy in [
+        *(ROOT / "agents" / "trained").glob("*.zip"),
+        *(ROOT / "agents" / "trained").glob("*.npz"),
+    ]:
         assert f"moon_agents/trained/{policy.name}" in names
     assert any(n.startswith("moon_envs/moonwakers/data/") and n.endswith(".json") for n in names)
 

@@ -25,7 +25,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     if result.interrupted:
         print(
             f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "
-            f"is saved in {result.run_dir} (model.zip, metrics, summary.json)",
+            f"is saved in {result.run_dir} ({result.model_path.name}, metrics, summary.json)",
             file=out,
         )
     print(f"run folder: {result.run_dir}  (device: {result.device})", file=out)

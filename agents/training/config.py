@@ -92,6 +92,12 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
     if is_rllib(data):
         data, model = rllib_schema(data)
     # --
+    # -- JAX trainers: `algorithm: alphazero` / `jax_ppo` (agents/training/jax/config.py)
+    from moon_agents.training.jax.config import is_jax, jax_schema
+
+    if is_jax(data):
+        data, model = jax_schema(data)
+    # --
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -147,6 +153,8 @@ def format_validation_error(
     errors = exc.errors()
     for err in errors[:MAX_ERROR_LINES]:
         loc = [_cut(str(p), 60) for p in err["loc"]]
+        if len(loc) > 1 and loc[0] == "algorithm" and loc[1] in ("alphazero", "jax_ppo"):
+            del loc[1]  # the tag pydantic adds for the algorithm's discriminated union
         field = ".".join(loc) or "(top level)"
         if err["type"] == "extra_forbidden":
             allowed = _allowed_keys(err["loc"][:-1], model or ExperimentConfig)

@@ -56,6 +56,12 @@ class ExperimentConfig(_Section):
                     path = spec.partition(":")[2]
                     if not Path(path).exists() and not Path(path + ".zip").exists():
                         raise ValueError(f"{section}: checkpoint {_cut(path)} does not exist")
+                elif spec.startswith(("az:", "jppo:")):  # a network trained on a JAX twin
+                    from moon_agents.net_agent import parse_spec
+
+                    path = parse_spec(spec)[0]
+                    if not Path(path).is_file():
+                        raise ValueError(f"{section}: weights file {_cut(path)} does not exist")
                 elif spec.startswith("rllib:"):  # RLlib back-end model directory
                     if not Path(spec[6:]).is_dir():
                         raise ValueError(
@@ -64,7 +70,7 @@ class ExperimentConfig(_Section):
                 elif spec.partition(":")[0] not in allowed:
                     raise ValueError(
                         f"{section}: unknown agent {_cut(repr(spec))} for {self.env.id}; "
-                        f"allowed values: {allowed} or 'ppo:PATH' or 'rllib:PATH'"
+                        f"allowed values: {allowed} or 'ppo:PATH', 'az:PATH' or 'rllib:PATH'"
                     )
                 else:
                     try:

@@ -88,6 +88,11 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
         from moon_agents.training.rllib.train import train_rllib
 
         return train_rllib(config, progress)
+    # -- JAX trainers: `algorithm: alphazero` / `jax_ppo` (agents/training/jax/run.py)
+    if config.algorithm.name in ("alphazero", "jax_ppo"):
+        from moon_agents.training.jax.run import train_jax
+
+        return train_jax(config, progress)
     # --
     try:
         import sb3_contrib  # noqa: F401

@@ -284,6 +284,41 @@ class JupiterTwin(JaxEnv):
         )
         return feats.reshape(-1)
 
+    # ---- symmetries --------------------------------------------------------------------------
+    def random_symmetry(self, key: Array) -> tuple[Array, Array]:
+        """A uniformly drawn symmetry of the rules, as gathers ``(obs_index, action_index)``.
+
+        Scoring reads only which cells share a row or a column, so any permutation of the
+        rows, any of the columns and, on a square board, the transpose map a position to
+        one that plays the same (4! x 4! x 2 = 1,152 symmetries with two players). In the
+        mapped position cell ``j`` holds what cell ``P[j]`` held; its observation is
+        ``observation[obs_index]`` and its policy ``policy[action_index]``.
+        """
+        rows, cols = self.game.rows, self.game.cols
+        k_r, k_c, k_t = jax.random.split(key, 3)
+        rp = jax.random.permutation(k_r, rows)
+        cp = jax.random.permutation(k_c, cols)
+        r, c = jnp.asarray(self._rows), jnp.asarray(self._cols)
+        plain = rp[r] * cols + cp[c]
+        if rows == cols:
+            transposed = rp[c] * cols + cp[r]
+            perm = jnp.where(jax.random.bernoulli(k_t), transposed, plain)
+        else:
+            perm = plain
+        channels = jnp.arange(self.num_channels)
+        board = (perm[:, None] * self.num_channels + channels[None, :]).reshape(-1)
+        tail_start = self.cells * self.num_channels
+        size = int(np.prod(self.observation_shape))
+        parts = [board]
+        if self.config.line_features:
+            tail_end = size - 3 * self.cells
+            lines = (tail_end + perm[:, None] * 3 + jnp.arange(3)[None, :]).reshape(-1)
+            parts += [jnp.arange(tail_start, tail_end), lines]
+        else:
+            parts.append(jnp.arange(tail_start, size))
+        actions = jnp.concatenate([perm, self.cells + perm, jnp.array([2 * self.cells])])
+        return jnp.concatenate(parts).astype(jnp.int32), actions.astype(jnp.int32)
+
 
 def _pick(values: Array, seat: Array) -> Array:
     """``values[seat]`` as a masked sum (cheaper than a gather under ``vmap`` on the CPU)."""

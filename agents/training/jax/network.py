@@ -1,0 +1,95 @@
+"""The policy-value network of the JAX trainers: an equinox MLP with two heads.
+
+``PolicyValueNet`` maps one observation (flattened) to action logits and a value in
+``[-1, 1]`` (a tanh head): the value is the expected final reward of the seat whose
+observation it is. The same layout is evaluated with numpy alone by
+:class:`moon_agents.net_agent.NetAgent`, which plays the exported weights in the Python
+env, so a trained network needs neither jax nor torch to play.
+
+:func:`to_arrays` exports the parameters under stable names (``trunk.0.weight``,
+``trunk.0.bias``, ..., ``policy.weight``, ``value.weight``, ...; weights are
+``[out, in]``), :func:`from_arrays` rebuilds a network from them.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from moon_agents.net_weights import ACTIVATIONS, array_shapes
+
+Array = jax.Array
+
+_ACTIVATION = {"relu": jax.nn.relu, "tanh": jnp.tanh, "gelu": jax.nn.gelu, "silu": jax.nn.silu}
+assert set(_ACTIVATION) == set(ACTIVATIONS)
+
+
+class PolicyValueNet(eqx.Module):
+    """An MLP trunk (``hidden`` sizes, ``activation``), a policy head (logits over the
+    actions) and a tanh value head; call it on one flat float32 observation."""
+
+    trunk: list[eqx.nn.Linear]
+    policy: eqx.nn.Linear
+    value: eqx.nn.Linear
+    activation: str = eqx.field(static=True)
+
+    def __init__(
+        self, obs_size: int, num_actions: int, hidden: list[int], activation: str, key: Array
+    ) -> None:
+        keys = jax.random.split(key, len(hidden) + 2)
+        sizes = [obs_size, *hidden]
+        self.trunk = [
+            eqx.nn.Linear(a, b, key=k) for a, b, k in zip(sizes[:-1], sizes[1:], keys[:-2])
+        ]
+        self.policy = eqx.nn.Linear(sizes[-1], num_actions, key=keys[-2])
+        self.value = eqx.nn.Linear(sizes[-1], 1, key=keys[-1])
+        self.activation = activation
+
+    def __call__(self, obs: Array) -> tuple[Array, Array]:
+        act = _ACTIVATION[self.activation]
+        h = obs.reshape(-1).astype(jnp.float32)
+        for layer in self.trunk:
+            h = act(layer(h))
+        return self.policy(h), jnp.tanh(self.value(h)[0])
+
+
+def batched(net: PolicyValueNet, obs: Array) -> tuple[Array, Array]:
+    """``net`` over a batch of observations: logits ``[B, A]`` and values ``[B]``."""
+    return jax.vmap(net)(obs)
+
+
+def to_arrays(net: PolicyValueNet) -> dict[str, np.ndarray]:
+    """The parameters as float32 numpy arrays under their stable names."""
+    out: dict[str, np.ndarray] = {}
+    for i, layer in enumerate(net.trunk):
+        out[f"trunk.{i}.weight"] = np.asarray(layer.weight, np.float32)
+        out[f"trunk.{i}.bias"] = np.asarray(layer.bias, np.float32)
+    for head in ("policy", "value"):
+        layer = getattr(net, head)
+        out[f"{head}.weight"] = np.asarray(layer.weight, np.float32)
+        out[f"{head}.bias"] = np.asarray(layer.bias, np.float32)
+    return out
+
+
+def from_arrays(
+    arrays: dict[str, np.ndarray],
+    obs_size: int,
+    num_actions: int,
+    hidden: list[int],
+    activation: str,
+) -> PolicyValueNet:
+    """A network with the parameters ``arrays`` (as :func:`to_arrays` names them)."""
+    expected = array_shapes(obs_size, num_actions, hidden)
+    if {k: tuple(v.shape) for k, v in arrays.items()} != expected:
+        raise ValueError("arrays do not match the architecture")
+    net = PolicyValueNet(obs_size, num_actions, hidden, activation, jax.random.key(0))
+    names = [f"trunk.{i}" for i in range(len(hidden))] + ["policy", "value"]
+
+    def leaves(m: PolicyValueNet) -> list[Array]:
+        layers = [*m.trunk, m.policy, m.value]
+        return [x for layer in layers for x in (layer.weight, layer.bias)]
+
+    values = [jnp.asarray(arrays[f"{n}.{part}"]) for n in names for part in ("weight", "bias")]
+    return eqx.tree_at(leaves, net, values)

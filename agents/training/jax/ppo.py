@@ -1,0 +1,308 @@
+"""PPO on batched JAX twins (the PureJaxRL recipe): masked actions, a self-play pool.
+
+Every iteration steps ``algorithm.num_envs`` games in lock-step for ``num_steps``
+decisions (a finished game restarts in place), all inside one jitted ``lax.scan``:
+
+* each game has a learner seat (0 or 1, drawn when the game starts) and an opponent:
+  with probability ``self_play_fraction`` the learner plays every seat, otherwise the
+  other seat is played by a frozen snapshot drawn uniformly from the pool. The pool
+  holds up to ``pool_size`` past parameter sets stacked on a leading axis (it starts
+  with the initial network; every ``snapshot_every`` iterations the current parameters
+  join it, replacing the oldest once it is full; a game in progress keeps its slot). With
+  ``pool_size: 0`` every game is self-play;
+* every action is sampled from the mover's policy over the legal actions only (illegal
+  logits are set to ``-1e9``);
+* rewards are the game's win rewards (``+1`` / ``-1`` / ``0`` at the end). Every value is
+  from the view of the seat to move, so the discount between two decisions is ``+1``
+  when the same seat moves again (Jupiter's roll, then placement), ``-1`` when the turn
+  passes and ``0`` at the end of the game. Generalized advantage estimation runs
+  backwards through every decision with these signed discounts and the learner's value
+  at every position, the opponent's included; the last position of the window is
+  bootstrapped with its value.
+
+The update trains on the learner's own decisions only: ``num_epochs`` passes over the
+window, each split into ``num_minibatches`` shuffled minibatches. The loss is PPO's
+clipped surrogate, plus ``vf_coef`` times the squared error of the value against the
+GAE return, minus ``ent_coef`` times the entropy of the masked policy, each a mean over
+the learner's decisions; advantages are normalized over the learner's decisions of the
+window. Adam with gradient clipping, its step size cosine-decayed from
+``learning_rate`` to ``final_learning_rate`` over the updates the budget allows.
+
+All randomness comes from keys derived from ``seed``: the same config and seed give the
+same statistics on a CPU.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from moon_agents.training.jax.network import PolicyValueNet, batched, to_arrays
+
+Array = jax.Array
+NEG = -1e9
+
+
+def _select(pred: Array, a: Any, b: Any) -> Any:
+    """``a`` where ``pred`` (one bool per game) else ``b``, leaf by leaf."""
+
+    def pick(x: Array, y: Array) -> Array:
+        p = pred.reshape(pred.shape + (1,) * (x.ndim - pred.ndim))
+        return jnp.where(p, x, y)
+
+    return jax.tree.map(pick, a, b)
+
+
+def masked_log_probs(logits: Array, legal: Array) -> Array:
+    """Log-probabilities of the policy restricted to the ``legal`` actions."""
+    return jax.nn.log_softmax(jnp.where(legal, logits, NEG), axis=-1)
+
+
+def masked_entropy(log_probs: Array, legal: Array) -> Array:
+    """Entropy of the masked policy whose log-probabilities are ``log_probs``."""
+    return -jnp.sum(jnp.where(legal, jnp.exp(log_probs) * log_probs, 0.0), axis=-1)
+
+
+def _masked_mean(x: Array, mask: Array) -> Array:
+    return jnp.sum(jnp.where(mask, x, 0.0)) / jnp.maximum(jnp.sum(mask), 1)
+
+
+def advantages(
+    reward: Array, discount: Array, value: Array, last_value: Array, gamma: float, lam: float
+) -> Array:
+    """Generalized advantage estimates ``[T, N]`` of a window of decisions.
+
+    ``reward[t]`` is the reward of the seat that moved at ``t``, ``value[t]`` its value
+    and ``discount[t]`` the sign from the next decision's mover to this one's (``+1``
+    same seat, ``-1`` the other seat, ``0`` once the game ended); ``last_value`` is the
+    value of the position after the window, from its mover's view."""
+    next_value = jnp.concatenate([value[1:], last_value[None]], axis=0)
+
+    def back(adv: Array, x: tuple[Array, Array, Array, Array]) -> tuple[Array, Array]:
+        r, d, v, v_next = x
+        adv = r + gamma * d * v_next - v + gamma * lam * d * adv
+        return adv, adv
+
+    _, adv = jax.lax.scan(
+        back, jnp.zeros_like(last_value), (reward, discount, value, next_value), reverse=True
+    )
+    return adv
+
+
+class JaxPPO:
+    """The trainer's state and jitted steps for one config and twin."""
+
+    def __init__(self, config: Any, twin: Any) -> None:
+        self.cfg = config.algorithm
+        self.twin = twin
+        a = self.cfg
+        self.obs_size = int(np.prod(twin.observation_shape))
+        key = jax.random.key(config.seed)
+        net = PolicyValueNet(self.obs_size, twin.num_actions, list(a.hidden), a.activation, key)
+        self.params, self.static = eqx.partition(net, eqx.is_array)
+        budget = config.budget.total_timesteps
+        rollouts = (budget or 10_000_000) / (a.num_envs * a.num_steps)
+        updates = rollouts * a.num_epochs * a.num_minibatches
+        schedule = optax.cosine_decay_schedule(
+            a.learning_rate, max(int(updates), 1), alpha=a.final_learning_rate / a.learning_rate
+        )
+        self.optimizer = optax.chain(
+            optax.clip_by_global_norm(a.max_grad_norm), optax.adam(schedule)
+        )
+        self.opt_state = self.optimizer.init(self.params)
+        slots = max(a.pool_size, 1)
+        self.pool = jax.tree.map(lambda p: jnp.stack([p] * slots), self.params)
+        self.snapshots = 1
+        self.key = jax.random.key(config.seed + 1)
+        self.key, init_key = jax.random.split(self.key)
+        self.games = jax.jit(self._start)(init_key, jnp.ones(a.num_envs, bool), jnp.int32(1))
+        self._play = jax.jit(self._rollout)
+        self._learn = jax.jit(self._update)
+        self.rollouts = 0
+        self.decisions = 0
+        self.updates = 0
+
+    # ---- the network ----------------------------------------------------------------------
+    def net(self, params: Any) -> PolicyValueNet:
+        return eqx.combine(params, self.static)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The current parameters under the weight file's names."""
+        return to_arrays(self.net(self.params))
+
+    def _flat(self, state: Any) -> Array:
+        return state.observation.reshape(state.observation.shape[0], -1).astype(jnp.float32)
+
+    def _opponent_logits(self, pool: Any, index: Array, obs: Array) -> Array:
+        """Each game's snapshot ``pool[index]`` evaluated on that game's observation.
+
+        Every snapshot runs on the whole batch and each game keeps its own row: dense
+        matrix products, much faster than gathering a weight set per game."""
+        every = jax.vmap(lambda params: batched(self.net(params), obs)[0])(pool)
+        return jnp.take_along_axis(every, index[None, :, None], axis=0)[0]
+
+    # ---- self-play ------------------------------------------------------------------------
+    def _start(self, key: Array, fresh: Array, pool_len: Array, games: Any = None) -> Any:
+        """New games (state, learner seat, self-play flag, snapshot index) where ``fresh``,
+        ``games`` elsewhere."""
+        a = self.cfg
+        n = a.num_envs
+        k_init, k_seat, k_self, k_opp = jax.random.split(key, 4)
+        states = jax.vmap(self.twin.init)(jax.random.split(k_init, n))
+        seat = jax.random.randint(k_seat, (n,), 0, 2)
+        frac = a.self_play_fraction if a.pool_size else 1.0
+        self_play = jax.random.uniform(k_self, (n,)) < frac
+        opponent = jax.random.randint(k_opp, (n,), 0, pool_len)
+        new = (states, seat, self_play, opponent)
+        return new if games is None else _select(fresh, new, games)
+
+    def _rollout(
+        self, params: Any, pool: Any, pool_len: Array, games: Any, key: Array
+    ) -> tuple[Any, dict[str, Array]]:
+        net = self.net(params)
+
+        def one(games: Any, key: Array) -> tuple[Any, dict[str, Array]]:
+            states, seat, self_play, opponent = games
+            k_act, k_step, k_start = jax.random.split(key, 3)
+            obs = self._flat(states)
+            logits, value = batched(net, obs)
+            mover = states.current_player
+            trained = self_play | (mover == seat)
+            opp_logits = self._opponent_logits(pool, opponent, obs)
+            legal = states.legal_action_mask
+            log_probs = masked_log_probs(jnp.where(trained[:, None], logits, opp_logits), legal)
+            action = jax.random.categorical(k_act, log_probs)
+            n = action.shape[0]
+            nxt = jax.vmap(self.twin.step)(states, action, jax.random.split(k_step, n))
+            reward = jnp.take_along_axis(nxt.rewards, mover[:, None], axis=1)[:, 0]
+            same = nxt.current_player == mover
+            discount = jnp.where(nxt.terminated, 0.0, jnp.where(same, 1.0, -1.0))
+            outcome = jnp.take_along_axis(nxt.rewards, seat[:, None], axis=1)[:, 0]
+            record = {
+                "obs": obs,
+                "legal": legal,
+                "action": action,
+                "log_prob": jnp.take_along_axis(log_probs, action[:, None], axis=1)[:, 0],
+                "value": value,
+                "reward": reward,
+                "discount": discount,
+                "trained": trained,
+                "ended": nxt.terminated,
+                "pool_game": nxt.terminated & ~self_play,
+                "outcome": outcome,
+            }
+            games = self._start(k_start, nxt.terminated, pool_len, (nxt, seat, self_play, opponent))
+            return games, record
+
+        keys = jax.random.split(key, self.cfg.num_steps)
+        games, rec = jax.lax.scan(one, games, keys)
+        _, last_value = batched(net, self._flat(games[0]))
+        a = self.cfg
+        rec["advantage"] = advantages(
+            rec["reward"], rec["discount"], rec["value"], last_value, a.gamma, a.gae_lambda
+        )
+        rec["target"] = rec["advantage"] + rec["value"]
+        return games, rec
+
+    # ---- learning -------------------------------------------------------------------------
+    def _loss(self, params: Any, batch: dict[str, Array]) -> tuple[Array, dict[str, Array]]:
+        a = self.cfg
+        mask = batch["trained"]
+        logits, value = batched(self.net(params), batch["obs"])
+        log_probs = masked_log_probs(logits, batch["legal"])
+        log_prob = jnp.take_along_axis(log_probs, batch["action"][:, None], axis=1)[:, 0]
+        log_ratio = log_prob - batch["log_prob"]
+        ratio = jnp.exp(log_ratio)
+        adv = batch["advantage"]
+        clipped = jnp.clip(ratio, 1.0 - a.clip_range, 1.0 + a.clip_range)
+        policy_loss = _masked_mean(-jnp.minimum(ratio * adv, clipped * adv), mask)
+        value_loss = _masked_mean((value - batch["target"]) ** 2, mask)
+        entropy = _masked_mean(masked_entropy(log_probs, batch["legal"]), mask)
+        total = policy_loss + a.vf_coef * value_loss - a.ent_coef * entropy
+        stats = {
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "entropy": entropy,
+            "approx_kl": _masked_mean(ratio - 1.0 - log_ratio, mask),
+            "clip_fraction": _masked_mean(jnp.abs(ratio - 1.0) > a.clip_range, mask),
+        }
+        return total, stats
+
+    def _update(
+        self, params: Any, opt_state: Any, rec: dict[str, Array], key: Array
+    ) -> tuple[Any, Any, dict[str, Array]]:
+        """``num_epochs`` passes of ``num_minibatches`` SGD steps over one window."""
+        a = self.cfg
+        names = ("obs", "legal", "action", "log_prob", "advantage", "target", "trained")
+        data = {k: rec[k].reshape((-1, *rec[k].shape[2:])) for k in names}
+        mask = data["trained"]
+        mean = _masked_mean(data["advantage"], mask)
+        std = jnp.sqrt(_masked_mean((data["advantage"] - mean) ** 2, mask))
+        data["advantage"] = (data["advantage"] - mean) / (std + 1e-8)
+        size = mask.shape[0]
+
+        def step(carry: tuple[Any, Any], batch: dict[str, Array]) -> tuple[tuple, dict]:
+            params, opt_state = carry
+            grads, stats = jax.grad(self._loss, has_aux=True)(params, batch)
+            updates, opt_state = self.optimizer.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), stats
+
+        def epoch(carry: tuple[Any, Any], key: Array) -> tuple[tuple, dict]:
+            order = jax.random.permutation(key, size)
+            batches = jax.tree.map(
+                lambda x: x[order].reshape((a.num_minibatches, -1, *x.shape[1:])), data
+            )
+            return jax.lax.scan(step, carry, batches)
+
+        keys = jax.random.split(key, a.num_epochs)
+        (params, opt_state), stats = jax.lax.scan(epoch, (params, opt_state), keys)
+        return params, opt_state, jax.tree.map(jnp.mean, stats)
+
+    def _snapshot(self) -> None:
+        """The current parameters join the pool, over the oldest snapshot once it is full."""
+        slot = self.snapshots % self.cfg.pool_size
+        self.pool = jax.tree.map(lambda s, p: s.at[slot].set(p), self.pool, self.params)
+        self.snapshots += 1
+
+    def iteration(self) -> dict[str, float]:
+        """One window of self-play, then its PPO update; returns statistics.
+
+        Besides the seconds spent (``selfplay_s``, ``learn_s``): the losses, entropy,
+        approximate KL and clip fraction averaged over the update's minibatches, the games
+        finished in the window (``episodes_finished``), those against a snapshot
+        (``pool_episodes``) and the learner's score in them (``learner_win_rate``, a tie
+        counting half), and the share of decisions made by the learner."""
+        a = self.cfg
+        start = time.perf_counter()
+        self.key, k_play, k_learn = jax.random.split(self.key, 3)
+        pool_len = jnp.int32(min(self.snapshots, max(a.pool_size, 1)))
+        self.games, rec = self._play(self.params, self.pool, pool_len, self.games, k_play)
+        jax.block_until_ready(rec)
+        played = time.perf_counter()
+        self.params, self.opt_state, stats = self._learn(self.params, self.opt_state, rec, k_learn)
+        jax.block_until_ready(self.params)
+        learned = time.perf_counter()
+        self.rollouts += 1
+        self.decisions += a.num_envs * a.num_steps
+        self.updates += a.num_epochs * a.num_minibatches
+        if a.pool_size and self.rollouts % a.snapshot_every == 0:
+            self._snapshot()
+        ended, pool_game = np.asarray(rec["ended"]), np.asarray(rec["pool_game"])
+        outcome = np.asarray(rec["outcome"])[pool_game]
+        out: dict[str, float] = {
+            "selfplay_s": played - start,
+            "learn_s": learned - played,
+            "episodes_finished": int(ended.sum()),
+            "pool_episodes": int(pool_game.sum()),
+            "trained_fraction": float(np.asarray(rec["trained"]).mean()),
+        }
+        out.update({k: float(v) for k, v in jax.device_get(stats).items()})
+        score = (outcome > 0) + 0.5 * (outcome == 0)
+        out["learner_win_rate"] = float(score.mean()) if score.size else float("nan")
+        return out

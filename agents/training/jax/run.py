@@ -1,0 +1,273 @@
+"""The run loop of the JAX trainers: run folder, evaluations, metrics, weights, progress.
+
+::
+
+    moon-envs train configs/jupiter_alphazero.yaml          # or, from Python:
+    from moon_agents.training.config import load_config
+    from moon_agents.training.train import train
+    result = train(load_config("configs/jupiter_alphazero.yaml"))
+
+The trainer (:class:`~moon_agents.training.jax.alphazero.AlphaZero` or
+:class:`~moon_agents.training.jax.ppo.JaxPPO`) runs iterations until
+``budget.total_timesteps`` self-play decisions or ``budget.wall_clock_minutes``. Every
+``eval.every_timesteps`` decisions (and at the end) the current network plays
+``eval.games`` games in the Python env against each of ``eval.opponents`` (seats
+rotated, the run's evaluation seed) and a metrics row is added.
+
+A run folder ``<output.dir>/<run name>/`` holds::
+
+    config.yaml, versions.json, seed
+    metrics.csv / metrics.json  one row per evaluation; no column depends on the clock,
+                                so the same config and seed give the same rows on a CPU
+    timing.csv                  wall time, self-play decisions/s and SGD updates/s per row
+    learning_curve.png          evaluation win rates (95% CI) by wall time
+    checkpoints/step_<N>.npz    the network at every evaluation
+    model.npz                   the exported network (agent spec "az:<run>/model.npz"):
+                                ``export: best`` keeps the evaluation with the highest
+                                worst-case win rate over eval.opponents, ``last`` the last
+    summary.json                final numbers, wall time, speeds
+
+Ctrl-C stops a run early and still writes the model, metrics and plot.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from moon_agents.net_agent import NetAgent
+from moon_agents.net_weights import save_net
+from moon_agents.training.config import save_config
+from moon_agents.training.run_folder import TrainResult, make_run_dir, package_versions
+from moon_agents.training.run_folder import write_metrics as _write_metrics
+
+_VERSIONED = ("jax", "jaxlib", "equinox", "optax", "mctx")
+
+
+def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
+    """Run a JAX-trainer experiment and write its run folder (see the module docstring)."""
+    import moon_envs.jax as mj
+
+    show = config.output.progress_bar if progress is None else progress
+    twin = mj.make(config.env.id, **config.env.params)
+    trainer = _trainer(config, twin)
+    run_dir = make_run_dir(config)
+    save_config(config, run_dir / "config.yaml")
+    versions = package_versions()
+    versions.update(_versions())
+    (run_dir / "versions.json").write_text(json.dumps(versions, indent=2))
+    (run_dir / "seed").write_text(f"{config.seed}\n")
+    description = _description(config, twin)
+
+    budget = config.budget.total_timesteps or 2**62
+    minutes = config.budget.wall_clock_minutes
+    every = config.eval.every_timesteps or math.inf
+    metrics: list[dict[str, Any]] = []
+    timing: list[dict[str, Any]] = []
+    best: tuple[float, int] = (-math.inf, -1)
+    bar = _bar(show, config, budget)
+    start = time.perf_counter()
+    selfplay_s = learn_s = 0.0
+    next_eval, stats, interrupted = 0, {}, False
+
+    def evaluate() -> None:
+        nonlocal best
+        arrays = trainer.arrays()
+        step = trainer.decisions
+        path = run_dir / "checkpoints" / f"step_{step}.npz"
+        save_net(path, arrays, {**description, "training": {"decisions": step}})
+        row = {"timesteps": step, "updates": trainer.updates, **stats}
+        results = _evaluate(config, NetAgent(arrays, description, name="learner"))
+        for key, (rate, lo, hi) in results.items():
+            row[f"eval_{key}_win_rate"] = rate
+            row[f"eval_{key}_ci_low"] = lo
+            row[f"eval_{key}_ci_high"] = hi
+        worst = min(rate for rate, _, _ in results.values())
+        row["gate_score"] = worst
+        if worst > best[0]:
+            best = (worst, step)
+        metrics.append(row)
+        elapsed = time.perf_counter() - start
+        timing.append(
+            {
+                "timesteps": step,
+                "wall_s": round(elapsed, 2),
+                "selfplay_decisions_per_s": round(step / max(selfplay_s, 1e-9), 1),
+                "sgd_updates_per_s": round(trainer.updates / max(learn_s, 1e-9), 1),
+            }
+        )
+        _write_metrics(metrics, run_dir)
+        _write_timing(timing, run_dir)
+        if bar is not None:
+            shown = {k[5:-9]: f"{v:.2f}" for k, v in row.items() if k.endswith("_win_rate")}
+            bar.set_postfix(shown, refresh=False)
+
+    try:
+        while True:
+            if trainer.decisions >= next_eval:
+                evaluate()
+                next_eval += every
+            out_of_time = minutes is not None and time.perf_counter() - start > 60.0 * minutes
+            if trainer.decisions >= budget or out_of_time:
+                break
+            before = trainer.decisions
+            stats = trainer.iteration()
+            selfplay_s += stats.pop("selfplay_s")
+            learn_s += stats.pop("learn_s")
+            if bar is not None:
+                bar.update(trainer.decisions - before)
+    except KeyboardInterrupt:
+        interrupted = True
+    if not metrics or metrics[-1]["timesteps"] != trainer.decisions:
+        evaluate()
+    elapsed = time.perf_counter() - start
+    if bar is not None:
+        bar.close()
+
+    chosen = best[1] if config.export == "best" else trainer.decisions
+    model_path = run_dir / "model.npz"
+    source = run_dir / "checkpoints" / f"step_{chosen}.npz"
+    model_path.write_bytes(source.read_bytes())
+    if config.output.plot:
+        try:
+            plot_curve(metrics, timing, run_dir / "learning_curve.png", config)
+        except ImportError:
+            pass
+    final = {k: v for k, v in metrics[-1].items() if k.startswith("eval_")}
+    summary = {
+        "run_dir": str(run_dir),
+        "algorithm": config.algorithm.name,
+        "timesteps": trainer.decisions,
+        "sgd_updates": trainer.updates,
+        "elapsed_s": round(elapsed, 2),
+        "selfplay_decisions_per_s": round(trainer.decisions / max(selfplay_s, 1e-9), 1),
+        "sgd_updates_per_s": round(trainer.updates / max(learn_s, 1e-9), 1),
+        "final_eval": final,
+        "exported": {"policy": config.export, "timesteps": chosen, "worst_win_rate": best[0]},
+        "model": str(model_path),
+        "interrupted": interrupted,
+        "device": _device(),
+    }
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    result = TrainResult(
+        run_dir=run_dir,
+        model_path=model_path,
+        metrics=metrics,
+        timesteps=trainer.decisions,
+        elapsed_s=elapsed,
+        final_eval=final,
+        interrupted=interrupted,
+        device=_device(),
+    )
+    result.agent_spec = f"az:{model_path}"  # type: ignore[attr-defined]
+    return result
+
+
+def _trainer(config: Any, twin: Any) -> Any:
+    if config.algorithm.name == "alphazero":
+        from moon_agents.training.jax.alphazero import AlphaZero
+
+        return AlphaZero(config, twin)
+    from moon_agents.training.jax.ppo import JaxPPO
+
+    return JaxPPO(config, twin)
+
+
+def _description(config: Any, twin: Any) -> dict[str, Any]:
+    import dataclasses
+
+    a = config.algorithm
+    return {
+        "algorithm": a.name,
+        "env_id": config.env.id,
+        "game": twin.spec.name,
+        "game_config": json.loads(json.dumps(dataclasses.asdict(twin.config))),
+        "observation_size": int(math.prod(twin.observation_shape)),
+        "num_actions": int(twin.num_actions),
+        "hidden": list(a.hidden),
+        "activation": a.activation,
+    }
+
+
+def _evaluate(config: Any, learner: NetAgent) -> dict[str, tuple[float, float, float]]:
+    from moon_agents.evaluation.tournament import evaluate_learner
+
+    return evaluate_learner(config, learner, lambda spec: spec.replace(":", "_"))
+
+
+def _write_timing(rows: list[dict[str, Any]], run_dir: Path) -> None:
+    with open(run_dir / "timing.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _bar(show: bool, config: Any, total: int) -> Any:
+    if not show:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(
+        total=None if total >= 2**62 else total,
+        desc=config.run_name(),
+        unit="decision",
+        dynamic_ncols=True,
+        disable=None,  # shown on a terminal, quiet in redirected logs
+    )
+
+
+def plot_curve(
+    metrics: list[dict[str, Any]], timing: list[dict[str, Any]], path: Path, config: Any
+) -> None:
+    """Evaluation win rates (95% CI bands) against wall-clock minutes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    minutes = [t["wall_s"] / 60 for t in timing]
+    fig, ax = plt.subplots(figsize=(8.5, 4))
+    for key in metrics[0]:
+        if key.startswith("eval_") and key.endswith("_win_rate"):
+            stem = key[: -len("_win_rate")]
+            ax.plot(minutes, [m[key] for m in metrics], marker="o", label=f"vs {stem[5:]}")
+            ax.fill_between(
+                minutes,
+                [m[f"{stem}_ci_low"] for m in metrics],
+                [m[f"{stem}_ci_high"] for m in metrics],
+                alpha=0.2,
+            )
+    ax.axhline(0.5, color="gray", linewidth=0.8)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("wall-clock minutes")
+    ax.set_ylabel("win rate (ties count half)")
+    ax.set_title(f"{config.name} ({config.env.id}, {config.algorithm.name})")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0.0)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {}
+    for name in _VERSIONED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def _device() -> str:
+    import jax
+
+    return str(jax.devices()[0].platform)
