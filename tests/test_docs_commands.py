@@ -17,8 +17,10 @@ shrunk, the same command with smaller budgets:
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
   rounds; an ``eval`` without ``--games`` plays 2;
 * ``train CONFIG``: a copy of CONFIG with 128 timesteps, 2 envs of 64 steps, no
-  evaluation, checkpoints, plot or TensorBoard; ``ppo:runs/NAME_seedS/model.zip`` in a
-  later command is the model such a shrunk run of ``configs/NAME.yaml`` wrote;
+  evaluation, checkpoints, plot or TensorBoard (a JAX trainer's: 32 decisions of 4 games,
+  2 evaluation games against its first opponent); ``ppo:runs/NAME_seedS/model.zip`` (or
+  ``az:...model.npz``) in a later command is the model such a shrunk run of
+  ``configs/NAME.yaml`` wrote;
 * ``play --human SEAT``: the person types numbers 0, 1, 2, ... until the game ends;
 * output files (``--out``, ``--gif``, ``--html``) go to a temporary folder;
 * ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
@@ -51,6 +53,16 @@ SHRUNK_TRAINING = {
     "eval": {"every_timesteps": 0, "games": 2},
     "checkpoints": {"every_timesteps": 0},
     "output": {"progress_bar": False, "tensorboard": False, "plot": False},
+}
+
+SHRUNK_JAX = {  # the JAX trainers' schema (agents/training/jax/config.py)
+    "alphazero": {"algorithm": {"games": 4, "unroll": 8, "batch_size": 16}},
+    "jax_ppo": {"algorithm": {"num_envs": 4, "num_steps": 8, "num_minibatches": 2}},
+}
+SHRUNK_JAX_COMMON = {
+    "budget": {"total_timesteps": 32},
+    "eval": {"every_timesteps": 0, "games": 2},
+    "output": {"progress_bar": False, "plot": False},
 }
 
 SHRUNK_RLLIB = {  # the RLlib back-end's own schema (agents/training/rllib/config.py)
@@ -159,7 +171,13 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
     if command == "train":
         config = yaml.safe_load((ROOT / out[1]).read_text())
         rllib = _is_rllib(config)
-        _set_deep(config, SHRUNK_RLLIB if rllib else SHRUNK_TRAINING)
+        algorithm = config.get("algorithm", {}).get("name")
+        if algorithm in SHRUNK_JAX:
+            _set_deep(config, SHRUNK_JAX_COMMON)
+            _set_deep(config, SHRUNK_JAX[algorithm])
+            config["eval"]["opponents"] = config["eval"]["opponents"][:1]
+        else:
+            _set_deep(config, SHRUNK_RLLIB if rllib else SHRUNK_TRAINING)
         small = tmp / "configs" / Path(out[1]).name
         small.parent.mkdir(parents=True, exist_ok=True)
         small.write_text(yaml.safe_dump(config))
@@ -172,7 +190,7 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             arg = out[i] = re.sub(r"seconds=[\d.]+", "seconds=0.01", arg)
         if out[i - 1] in ("--out", "--gif", "--html") and i > 0 and command != "train":
             out[i] = str(tmp / "files" / Path(arg).name)
-        m = re.match(r"(ppo|rllib):runs/(\w+?)_seed(\d+)/(model\.zip|model)$", arg)
+        m = re.match(r"(ppo|rllib|az):runs/(\w+?)_seed(\d+)/(model\.zip|model\.npz|model)$", arg)
         if m:
             out[i] = f"{m.group(1)}:{_trained(m.group(2), m.group(3), tmp, m.group(4))}"
     return out

@@ -29,9 +29,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             f"obs={spec.observation_shape}",
             file=out,
         )
-        print(
-            f"{'':<20} agents: {', '.join(agent_names(spec.name))}, ppo:PATH, rllib:PATH", file=out
-        )
+        names = ", ".join(agent_names(spec.name))
+        print(f"{'':<20} agents: {names}, ppo:PATH, az:PATH, rllib:PATH", file=out)
         if args.params:
             print(f"{'':<20} params: {', '.join(moon_envs.valid_params(env_id))}", file=out)
     return 0

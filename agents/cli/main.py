@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         nargs="+",
         metavar="SPEC",
-        help="random, greedy, mcts:..., ppo:PATH, rllib:PATH, ... (one per seat)",
+        help="random, greedy, mcts:..., ppo:PATH, az:PATH, rllib:PATH, ... (one per seat)",
     )
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument(

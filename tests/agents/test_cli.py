@@ -55,7 +55,7 @@ def test_list() -> None:
     code, out = run(["list", "--params"])
     assert code == 0
     assert "jupiter_v0" in out
-    assert "agents: greedy, heuristic, mcts, random, trained, ppo:PATH" in out
+    assert "agents: greedy, heuristic, mcts, random, trained, trained-ppo, ppo:PATH, az:PATH" in out
     assert "num_players" in out
 
 
@@ -113,7 +113,7 @@ def test_play_human_quits_and_eof() -> None:
         (["play", "nope_v0"], "registered ids"),
         (
             ["play", "jupiter_v0", "--agents", "bogus", "random"],
-            "allowed: ['greedy', 'heuristic', 'mcts', 'random', 'trained']",
+            "allowed: ['greedy', 'heuristic', 'mcts', 'random', 'trained', 'trained-ppo']",
         ),
         (["play", "jupiter_v0", "--agents", *["random"] * 5], "cannot seat them"),
         (

@@ -17,7 +17,6 @@ from moon_agents.net_agent import NetAgent, parse_spec
 from moon_agents.net_weights import DESCRIPTION, array_shapes, load_net, save_net
 from moon_agents.zoo import make_agent
 from moon_envs import ConfigError
-from moon_envs.core.view import AgentView
 
 MiB = 1 << 20
 
@@ -106,14 +105,7 @@ def test_plays_legal_moves_in_the_python_env(weights: Path) -> None:
         if term or trunc:
             env.step(None)
             continue
-        state = env.unwrapped.state if hasattr(env.unwrapped, "state") else None
-        view = AgentView(
-            obs["observation"],
-            obs["action_mask"],
-            env.agents.index(name),
-            env.unwrapped.game,
-            state,
-        )
+        view = env.agent_view(name)
         action = agent.act(view)
         assert obs["action_mask"][action] == 1
         env.step(action)

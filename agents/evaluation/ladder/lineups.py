@@ -37,6 +37,7 @@ LADDERS: dict[str, LadderPlan] = {
             "mcts-50": "mcts:simulations=50",
             "mcts-200": "mcts:simulations=200",
             "trained": "trained",
+            "trained-ppo": "trained-ppo",
         },
     ),
     "moonstar_v1": LadderPlan(
