@@ -78,10 +78,11 @@ def make_run_dir(config: ExperimentConfig) -> Path:
     return run
 
 
-def package_versions() -> dict[str, str]:
-    """Versions of Python, the platform and the packages a run depends on."""
+def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """Versions of Python, the platform and the packages a run depends on (plus
+    ``extra`` ones)."""
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
-    for name in _VERSIONED:
+    for name in (*_VERSIONED, *extra):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

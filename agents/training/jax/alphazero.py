@@ -45,7 +45,7 @@ Array = jax.Array
 NEG = -1e9
 
 
-def _select(pred: Array, a: Any, b: Any) -> Any:
+def select_games(pred: Array, a: Any, b: Any) -> Any:
     """``a`` where ``pred`` (one bool per game) else ``b``, leaf by leaf."""
 
     def pick(x: Array, y: Array) -> Array:
@@ -157,7 +157,7 @@ class AlphaZero:
                 "discount": discount,
                 "ended": nxt.terminated,
             }
-            return _select(nxt.terminated, fresh, nxt), record
+            return select_games(nxt.terminated, fresh, nxt), record
 
         states, rec = jax.lax.scan(one, states, jax.random.split(key, self.cfg.unroll))
 

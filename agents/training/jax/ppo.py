@@ -43,20 +43,10 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from moon_agents.training.jax.alphazero import NEG, select_games
 from moon_agents.training.jax.network import PolicyValueNet, batched, to_arrays
 
 Array = jax.Array
-NEG = -1e9
-
-
-def _select(pred: Array, a: Any, b: Any) -> Any:
-    """``a`` where ``pred`` (one bool per game) else ``b``, leaf by leaf."""
-
-    def pick(x: Array, y: Array) -> Array:
-        p = pred.reshape(pred.shape + (1,) * (x.ndim - pred.ndim))
-        return jnp.where(p, x, y)
-
-    return jax.tree.map(pick, a, b)
 
 
 def masked_log_probs(logits: Array, legal: Array) -> Array:
@@ -160,7 +150,7 @@ class JaxPPO:
         self_play = jax.random.uniform(k_self, (n,)) < frac
         opponent = jax.random.randint(k_opp, (n,), 0, pool_len)
         new = (states, seat, self_play, opponent)
-        return new if games is None else _select(fresh, new, games)
+        return new if games is None else select_games(fresh, new, games)
 
     def _rollout(
         self, params: Any, pool: Any, pool_len: Array, games: Any, key: Array

@@ -57,8 +57,7 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
     trainer = _trainer(config, twin)
     run_dir = make_run_dir(config)
     save_config(config, run_dir / "config.yaml")
-    versions = package_versions()
-    versions.update(_versions())
+    versions = package_versions(_VERSIONED)
     (run_dir / "versions.json").write_text(json.dumps(versions, indent=2))
     (run_dir / "seed").write_text(f"{config.seed}\n")
     description = _description(config, twin)
@@ -253,18 +252,6 @@ def plot_curve(
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
-
-def _versions() -> dict[str, str]:
-    from importlib import metadata
-
-    out = {}
-    for name in _VERSIONED:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out
 
 
 def _device() -> str:
