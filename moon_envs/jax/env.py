@@ -162,6 +162,10 @@ class JaxEnv:
             state, action, lambda x, a: self._resolve_x(self._apply_action_x(x, a), key)
         )
 
+    def scores(self, state: State) -> Array:
+        """Every seat's score ``[num_players]`` in ``state`` (the Python ``State.scores``)."""
+        return self._scores(state._x)
+
     def observe(self, state: State, player: Array) -> Array:
         """What ``player`` may know, laid out as the Python engine's ``observation(player)``."""
         return self._observe(state._x, jnp.asarray(player, jnp.int32))

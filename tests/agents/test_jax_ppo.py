@@ -108,3 +108,47 @@ def test_masked_policy_ignores_illegal_actions() -> None:
     log_probs = masked_log_probs(logits, legal)
     np.testing.assert_allclose(np.exp(np.asarray(log_probs))[0], [0.0, 0.5, 0.5, 0.0], atol=1e-7)
     np.testing.assert_allclose(np.asarray(masked_entropy(log_probs, legal)), [np.log(2.0)])
+
+
+def test_margin_shaping_sums_to_the_final_margin() -> None:
+    """Shaping is paid to the mover at each decision; over a whole game, seen from seat 0
+    through the signed discounts, it adds up to ``k`` times seat 0's final score margin."""
+    import jax
+
+    import moon_envs.jax as mj
+    from moon_agents.training.jax.ppo import JaxPPO
+
+    config = parse_config({**TINY, "env": {**ENV, "margin_shaping": 0.5}})
+    trainer = JaxPPO(config, mj.make(ENV["id"], **ENV["params"]))
+    assert trainer.shaping == 0.5
+    twin = trainer.twin
+    n = 8
+    states = jax.vmap(twin.init)(jax.random.split(jax.random.key(5), n))
+    from_seat0 = np.zeros(n)
+    step = jax.jit(jax.vmap(twin.step))
+    change = jax.jit(trainer._margin_change)
+    for i in range(200):
+        keys = jax.random.split(jax.random.key(100 + i), 2 * n)
+        logits = jax.random.uniform(keys[0], (n, twin.num_actions))
+        action = jnp.argmax(jnp.where(states.legal_action_mask, logits, -1.0), axis=1)
+        mover = states.current_player
+        nxt = step(states, action, keys[n:])
+        live = ~np.asarray(states.terminated)
+        sign = np.where(np.asarray(mover) == 0, 1.0, -1.0)
+        from_seat0 += live * sign * np.asarray(change(states, nxt, mover))
+        states = nxt
+    assert bool(jnp.all(states.terminated))
+    scores = np.asarray(jax.vmap(twin.scores)(states), dtype=float)
+    np.testing.assert_allclose(from_seat0, scores[:, 0] - scores[:, 1])
+    assert np.any(scores[:, 0] != scores[:, 1])
+
+
+def test_shaping_and_reward_mode_are_checked() -> None:
+    shaped = parse_config({**TINY, "env": {**ENV, "margin_shaping": 0.05}})
+    assert shaped.env.margin_shaping == 0.05
+    az = {**TINY, "algorithm": {"name": "alphazero"}, "env": {**ENV, "margin_shaping": 0.05}}
+    with pytest.raises(ConfigError, match=r"env\.margin_shaping: the alphazero trainer"):
+        parse_config(az)
+    score = {**TINY, "env": {**ENV, "params": {**ENV["params"], "reward_mode": "score"}}}
+    with pytest.raises(ConfigError, match=r"env\.params\.reward_mode: .*allowed: 'win'"):
+        parse_config(score)

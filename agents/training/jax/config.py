@@ -129,10 +129,15 @@ class JaxExperimentConfig(_Section):
 
     @model_validator(mode="after")
     def _twin_exists(self) -> JaxExperimentConfig:
-        if self.env.margin_shaping:
+        if self.env.margin_shaping and self.algorithm.name != "jax_ppo":
             raise ValueError(
                 f"env.margin_shaping: the {self.algorithm.name} trainer has no reward "
-                "shaping; allowed: 0"
+                "shaping (jax_ppo has); allowed: 0"
+            )
+        if self.env.params.get("reward_mode", "win") != "win":
+            raise ValueError(
+                "env.params.reward_mode: the JAX trainers learn from win rewards "
+                "(add env.margin_shaping for score-based shaping with jax_ppo); allowed: 'win'"
             )
         try:
             import moon_envs.jax as mj

@@ -12,7 +12,10 @@ decisions (a finished game restarts in place), all inside one jitted ``lax.scan`
   ``pool_size: 0`` every game is self-play;
 * every action is sampled from the mover's policy over the legal actions only (illegal
   logits are set to ``-1e9``);
-* rewards are the game's win rewards (``+1`` / ``-1`` / ``0`` at the end). Every value is
+* rewards are the game's win rewards (``+1`` / ``-1`` / ``0`` at the end), plus, with
+  ``env.margin_shaping: k``, ``k`` times the change of the mover's score minus the mean
+  of the others' scores over each decision (the SB3 trainer's shaping, zero-sum between
+  the seats, so it fits the signed discounts below). Every value is
   from the view of the seat to move, so the discount between two decisions is ``+1``
   when the same seat moves again (Jupiter's roll, then placement), ``-1`` when the turn
   passes and ``0`` at the end of the game. Generalized advantage estimation runs
@@ -90,6 +93,7 @@ class JaxPPO:
 
     def __init__(self, config: Any, twin: Any) -> None:
         self.cfg = config.algorithm
+        self.shaping = float(config.env.margin_shaping)
         self.twin = twin
         a = self.cfg
         self.obs_size = int(np.prod(twin.observation_shape))
@@ -152,6 +156,14 @@ class JaxPPO:
         new = (states, seat, self_play, opponent)
         return new if games is None else select_games(fresh, new, games)
 
+    def _margin_change(self, before: Any, after: Any, mover: Array) -> Array:
+        """Per game: the change of the mover's score minus the others' mean score."""
+        delta = jax.vmap(self.twin.scores)(after) - jax.vmap(self.twin.scores)(before)
+        delta = delta.astype(jnp.float32)
+        own = jnp.take_along_axis(delta, mover[:, None], axis=1)[:, 0]
+        others = (jnp.sum(delta, axis=1) - own) / max(self.twin.num_players - 1, 1)
+        return own - others
+
     def _rollout(
         self, params: Any, pool: Any, pool_len: Array, games: Any, key: Array
     ) -> tuple[Any, dict[str, Array]]:
@@ -171,6 +183,8 @@ class JaxPPO:
             n = action.shape[0]
             nxt = jax.vmap(self.twin.step)(states, action, jax.random.split(k_step, n))
             reward = jnp.take_along_axis(nxt.rewards, mover[:, None], axis=1)[:, 0]
+            if self.shaping:
+                reward = reward + self.shaping * self._margin_change(states, nxt, mover)
             same = nxt.current_player == mover
             discount = jnp.where(nxt.terminated, 0.0, jnp.where(same, 1.0, -1.0))
             outcome = jnp.take_along_axis(nxt.rewards, seat[:, None], axis=1)[:, 0]
