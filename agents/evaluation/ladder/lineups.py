@@ -48,6 +48,7 @@ LADDERS: dict[str, LadderPlan] = {
             "mcts-10": "mcts:simulations=10,horizon=10",
             "mcts-40": "mcts:simulations=40,horizon=10",
             "trained": "trained",
+            "trained-ppo": "trained-ppo",
             "oracle": "oracle",
         },
     ),
@@ -70,6 +71,7 @@ LADDERS: dict[str, LadderPlan] = {
             "mcts-10": "mcts:simulations=10,horizon=10",
             "mcts-40": "mcts:simulations=40,horizon=10",
             "trained": "trained",
+            "trained-ppo": "trained-ppo",
         },
     ),
     "moonwakers_v1": LadderPlan(
