@@ -60,6 +60,7 @@ def test_tiny_run_beats_random(first_run: Any) -> None:
     assert first_run.timesteps == 65536
     summary = json.loads((first_run.run_dir / "summary.json").read_text())
     assert summary["algorithm"] == "jax_ppo" and summary["sgd_updates"] == 32 * 4 * 4
+    assert first_run.snapshots == 1 + 32 // 4  # the initial network, then one per 4 rollouts
     agent = NetAgent.load(first_run.model_path)
     rate, lo, _ = evaluate_against(
         ENV["id"], agent, "random", 200, seed=11, env_params=ENV["params"]

@@ -158,6 +158,7 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
         metrics=metrics,
         timesteps=trainer.decisions,
         elapsed_s=elapsed,
+        snapshots=int(getattr(trainer, "snapshots", 0)),  # jax_ppo's pool; alphazero has none
         final_eval=final,
         interrupted=interrupted,
         device=_device(),
