@@ -25,6 +25,7 @@ shrunk, the same command with smaller budgets:
 * output files (``--out``, ``--gif``, ``--html``) go to a temporary folder;
 * ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
   default cases, or the one ``--env`` names);
+* ``moon_agents.benchmarks.moonstar_rounds``: ``--games 2``;
 * ``moon_agents.benchmarks.rllib_sampling``: ``--seconds 0.2`` and only the first of the listed
   runner and env counts (1 each where none is listed); with ``--address`` (joining a running Ray
   cluster) it is skipped, as no cluster runs here.
@@ -288,6 +289,11 @@ def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) ->
         argv[argv.index("--seconds") + 1] = "0.2"
         rates = importlib.import_module(module).main(argv)
         assert rates["sb3"] > 0 and any(k.startswith("rllib-") for k in rates)
+        return
+    if module == "moon_agents.benchmarks.moonstar_rounds":
+        if "--games" in argv:
+            argv[argv.index("--games") + 1] = "2"
+        assert importlib.import_module(module).main(argv) == 0
         return
     pytest.fail(f"{module}: the docs show it but this test has no rule to run it shrunk")
 
