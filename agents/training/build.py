@@ -72,7 +72,7 @@ def build_model(config: ExperimentConfig, vec_env: Any, tb_dir: Path | None) -> 
     """A fresh MaskablePPO for ``config.algorithm`` (seeded, logging to ``tb_dir``)."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.logger import Logger, configure
 
     a = config.algorithm
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[a.activation]
@@ -107,6 +107,10 @@ def build_model(config: ExperimentConfig, vec_env: Any, tb_dir: Path | None) -> 
         device=device,
         verbose=0,
     )
-    formats = ["tensorboard"] if tb_dir is not None else []
-    model.set_logger(configure(str(tb_dir) if tb_dir is not None else None, formats))
+    # without TensorBoard, a logger with no outputs: sb3's configure(None, ...) would make
+    # an empty folder under the system's temporary directory on every run
+    if tb_dir is None:
+        model.set_logger(Logger(folder=None, output_formats=[]))
+    else:
+        model.set_logger(configure(str(tb_dir), ["tensorboard"]))
     return model

@@ -117,16 +117,23 @@ def test_existing_run_folder_is_not_overwritten(run) -> None:
     assert (run.run_dir / "model.zip").is_file()
 
 
-def test_wall_clock_budget_stops_the_run(tmp_path: Path) -> None:
-    cfg = tiny_config(tmp_path)
+def test_wall_clock_budget_stops_the_run(tmp_path: Path, monkeypatch) -> None:
+    import tempfile
+
+    system_tmp = tmp_path / "system_tmp"  # sb3's logger folders must not appear there
+    system_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))
+    cfg = tiny_config(tmp_path / "runs")
     cfg = cfg.model_copy(
         update={
             "budget": cfg.budget.model_copy(
                 update={"total_timesteps": None, "wall_clock_minutes": 0.002}
             ),
             "eval": cfg.eval.model_copy(update={"every_timesteps": 0, "games": 2}),
+            "output": cfg.output.model_copy(update={"tensorboard": False}),
         }
     )
     result = train(cfg)
     assert 0 < result.timesteps < 100_000
     assert result.metrics[-1]["timesteps"] == result.timesteps
+    assert [p.name for p in system_tmp.iterdir() if p.name.startswith("SB3-")] == []
