@@ -58,10 +58,29 @@ _BY_GAME: dict[str, dict[str, str]] = {
     "moonwakers": {"heuristic": "moon_agents.heuristics.moonwakers:MoonwakersHeuristicAgent"},
 }
 _ALIASES = {"heuristic": "greedy", "greedy": "heuristic"}
+# game name -> "module:Class" of its heuristic on the JAX twin (``Class(twin)`` with
+# ``logits(state)``), the jax_ppo trainer's fixed opponent (``heuristic_fraction``)
+_ON_TWIN: dict[str, str] = {
+    "moon_harvesters": "moon_agents.heuristics.moon_harvesters_jax:GreedyOnTwin",
+}
 _ANY_GAME = {
     "random": "moon_agents.random_agent:RandomAgent",
     "mcts": "moon_agents.search:MCTSAgent",
 }
+
+
+def jax_heuristic(game: str, twin: Any) -> Any | None:
+    """The heuristic of ``game`` built on ``twin`` (jax needed), or None if it has none."""
+    target = _ON_TWIN.get(game)
+    if target is None:
+        return None
+    module, cls = target.split(":")
+    return getattr(importlib.import_module(module), cls)(twin)
+
+
+def jax_heuristic_games() -> list[str]:
+    """The games whose heuristic also plays on the JAX twin."""
+    return sorted(_ON_TWIN)
 
 
 TRAINED_DIR = Path(__file__).parent / "trained"

@@ -50,49 +50,57 @@ class HarvestersGreedyAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, view: AgentView) -> int:
-        legal = legal_actions(view)
         state = view.sample_state(self.rng)
         if not isinstance(state, HarvestersState):
             raise TypeError("HarvestersGreedyAgent plays Moon Harvesters only")
-        g = state.game
-        if state.phase == AUCTION:
-            kinds = [a for a in legal if a < g.num_kinds]
-            if kinds:
-                return int(max(kinds, key=lambda k: (len(g.kinds[k].orientations), -k)))
-            return int(legal[0])
-        seat = view.seat
-        own = int(state.kind_of[seat])
-        opps = self._opponent_kinds(state, seat)
-        reach = reach_counts(state)
-        own_reach = reach[:, own] if own >= 0 else np.zeros(g.num_cells, dtype=np.int64)
-        opp_reach = reach[:, opps].sum(axis=1) if opps else np.zeros(g.num_cells, dtype=np.int64)
-        if state.phase == CRATERS:
-            cells = legal - g.crater_base
-            return self._best(legal, (opp_reach - own_reach)[cells])
-        if state.phase == DEPOSITS:
-            cells = legal - g.deposit_base
-            big = int(own_reach.max()) + 1
-            return self._best(legal, -opp_reach[cells] * big + own_reach[cells])
-        placements = legal - g.place_base
-        foot = g.fp.cells[own][placements]
-        gains = state.deposit[foot].sum(axis=1)
-        top = gains == gains.max()
-        foot = foot[top]
-        closed = opp_reach[foot].sum(axis=1) - own_reach[foot].sum(axis=1)
-        return self._best(legal[top], closed)
-
-    @staticmethod
-    def _opponent_kinds(state: HarvestersState, seat: int) -> list[int]:
-        pieces = state.game.config.pieces_per_kind
-        return [
-            int(state.kind_of[s])
-            for s in range(state.game.config.num_players)
-            if s != seat and state.kind_of[s] >= 0 and state.placed[s] < pieces
-        ]
-
-    def _best(self, actions: np.ndarray, scores: np.ndarray) -> int:
-        best = np.flatnonzero(scores == scores.max())
-        return int(actions[best[self.rng.integers(best.size)]])
+        best = best_actions(state, legal_actions(view), view.seat)
+        if state.phase == AUCTION:  # one choice, and no draw (the seeded games stay alike)
+            return int(best[0])
+        return int(best[self.rng.integers(best.size)])
 
     def __repr__(self) -> str:
         return f"HarvestersGreedyAgent(name={self.name!r})"
+
+
+def best_actions(state: HarvestersState, legal: np.ndarray, seat: int) -> np.ndarray:
+    """The legal actions the greedy rule (module docstring) ranks first for ``seat``: one
+    in the auction, possibly several tied elsewhere (the agent draws one at random)."""
+    g = state.game
+    if state.phase == AUCTION:
+        kinds = [a for a in legal if a < g.num_kinds]
+        if kinds:
+            return np.array([max(kinds, key=lambda k: (len(g.kinds[k].orientations), -k))])
+        return np.asarray(legal[:1])
+    own = int(state.kind_of[seat])
+    opps = opponent_kinds(state, seat)
+    reach = reach_counts(state)
+    own_reach = reach[:, own] if own >= 0 else np.zeros(g.num_cells, dtype=np.int64)
+    opp_reach = reach[:, opps].sum(axis=1) if opps else np.zeros(g.num_cells, dtype=np.int64)
+    if state.phase == CRATERS:
+        cells = legal - g.crater_base
+        return _top(legal, (opp_reach - own_reach)[cells])
+    if state.phase == DEPOSITS:
+        cells = legal - g.deposit_base
+        big = int(own_reach.max()) + 1
+        return _top(legal, -opp_reach[cells] * big + own_reach[cells])
+    placements = legal - g.place_base
+    foot = g.fp.cells[own][placements]
+    gains = state.deposit[foot].sum(axis=1)
+    top = gains == gains.max()
+    foot = foot[top]
+    closed = opp_reach[foot].sum(axis=1) - own_reach[foot].sum(axis=1)
+    return _top(legal[top], closed)
+
+
+def opponent_kinds(state: HarvestersState, seat: int) -> list[int]:
+    """The kinds of the other seats that still have harvesters to place."""
+    pieces = state.game.config.pieces_per_kind
+    return [
+        int(state.kind_of[s])
+        for s in range(state.game.config.num_players)
+        if s != seat and state.kind_of[s] >= 0 and state.placed[s] < pieces
+    ]
+
+
+def _top(actions: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    return actions[np.flatnonzero(scores == scores.max())]

@@ -153,3 +153,41 @@ def test_shaping_and_reward_mode_are_checked() -> None:
     score = {**TINY, "env": {**ENV, "params": {**ENV["params"], "reward_mode": "score"}}}
     with pytest.raises(ConfigError, match=r"env\.params\.reward_mode: .*allowed: 'win'"):
         parse_config(score)
+
+
+def test_heuristic_fraction_needs_a_heuristic_on_the_twin() -> None:
+    with pytest.raises(
+        ConfigError,
+        match=r"algorithm\.heuristic_fraction: jupiter_v0 has no heuristic .*"
+        r"allowed: 0 \(games with one: \['moon_harvesters'\]\)",
+    ):
+        parse_config({**TINY, "algorithm": {**TINY["algorithm"], "heuristic_fraction": 0.5}})
+
+
+def test_heuristic_games_face_the_greedy_player() -> None:
+    """With every non-self-play game against greedy, an untrained learner loses nearly all
+    of them; against a snapshot of itself (the pool) it wins about half."""
+    import moon_envs.jax as mj
+    from moon_agents.training.jax.ppo import JaxPPO
+
+    env = {"id": "moon_harvesters_v0", "params": {"num_players": 2}}
+    rates = {}
+    for fraction in (1.0, 0.0):
+        algo = {
+            **TINY["algorithm"],
+            "num_envs": 32,
+            "num_steps": 160,  # a Moon Harvesters game is about 70 decisions
+            "num_epochs": 1,
+            "self_play_fraction": 0.0,
+            "heuristic_fraction": fraction,
+        }
+        config = parse_config({**TINY, "env": env, "algorithm": algo})
+        trainer = JaxPPO(config, mj.make(env["id"], **env["params"]))
+        stats = trainer.iteration()
+        if fraction:
+            assert stats["pool_episodes"] == 0 and stats["heuristic_episodes"] > 20
+            rates[fraction] = stats["heuristic_win_rate"]
+        else:
+            assert "heuristic_episodes" not in stats and stats["pool_episodes"] > 20
+            rates[fraction] = stats["learner_win_rate"]
+    assert rates[1.0] < 0.15 < 0.3 < rates[0.0] < 0.7, rates

@@ -98,6 +98,13 @@ class JaxPPOConfig(_NetworkFields):
     self_play_fraction: float = Field(
         0.5, ge=0, le=1, description="share of envs where the learner plays every seat"
     )
+    heuristic_fraction: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="share of the other envs whose opponent is the game's heuristic on the "
+        "twin instead of a snapshot (games that have one: moon_harvesters_v0)",
+    )
 
     @model_validator(mode="after")
     def _minibatches_fit(self) -> JaxPPOConfig:
@@ -153,6 +160,14 @@ class JaxExperimentConfig(_Section):
                 f"algorithm.augment: {self.env.id}'s twin has no symmetries to train on; "
                 "allowed: false"
             )
+        if getattr(self.algorithm, "heuristic_fraction", 0.0):
+            from moon_agents.zoo import jax_heuristic, jax_heuristic_games
+
+            if jax_heuristic(self.env.game_name(), twin) is None:
+                raise ValueError(
+                    f"algorithm.heuristic_fraction: {self.env.id} has no heuristic on its twin; "
+                    f"allowed: 0 (games with one: {jax_heuristic_games()})"
+                )
         if twin.num_players != 2:
             raise ValueError(
                 f"env.params.num_players: the {self.algorithm.name} trainer plays two-player "

@@ -9,7 +9,10 @@ decisions (a finished game restarts in place), all inside one jitted ``lax.scan`
   holds up to ``pool_size`` past parameter sets stacked on a leading axis (it starts
   with the initial network; every ``snapshot_every`` iterations the current parameters
   join it, replacing the oldest once it is full; a game in progress keeps its slot). With
-  ``pool_size: 0`` every game is self-play;
+  ``pool_size: 0`` every game is self-play. With ``heuristic_fraction: h``, a share ``h``
+  of the games that are not self-play face the game's heuristic running on the twin
+  (:func:`moon_agents.zoo.jax_heuristic`) instead of a snapshot: a fixed opponent that
+  self-play cannot drift away from;
 * every action is sampled from the mover's policy over the legal actions only (illegal
   logits are set to ``-1e9``);
 * rewards are the game's win rewards (``+1`` / ``-1`` / ``0`` at the end), plus, with
@@ -62,6 +65,13 @@ def masked_entropy(log_probs: Array, legal: Array) -> Array:
     return -jnp.sum(jnp.where(legal, jnp.exp(log_probs) * log_probs, 0.0), axis=-1)
 
 
+def _score(outcome: np.ndarray) -> float:
+    """Mean score of finished games' outcomes (a win 1, a tie 0.5), NaN if none."""
+    if not outcome.size:
+        return float("nan")
+    return float(((outcome > 0) + 0.5 * (outcome == 0)).mean())
+
+
 def _masked_mean(x: Array, mask: Array) -> Array:
     return jnp.sum(jnp.where(mask, x, 0.0)) / jnp.maximum(jnp.sum(mask), 1)
 
@@ -110,6 +120,11 @@ class JaxPPO:
             optax.clip_by_global_norm(a.max_grad_norm), optax.adam(schedule)
         )
         self.opt_state = self.optimizer.init(self.params)
+        self.heuristic = None
+        if a.heuristic_fraction:
+            from moon_agents.zoo import jax_heuristic
+
+            self.heuristic = jax_heuristic(twin.spec.name, twin)
         slots = max(a.pool_size, 1)
         self.pool = jax.tree.map(lambda p: jnp.stack([p] * slots), self.params)
         self.snapshots = 1
@@ -143,8 +158,8 @@ class JaxPPO:
 
     # ---- self-play ------------------------------------------------------------------------
     def _start(self, key: Array, fresh: Array, pool_len: Array, games: Any = None) -> Any:
-        """New games (state, learner seat, self-play flag, snapshot index) where ``fresh``,
-        ``games`` elsewhere."""
+        """New games (state, learner seat, self-play flag, snapshot index, heuristic flag)
+        where ``fresh``, ``games`` elsewhere."""
         a = self.cfg
         n = a.num_envs
         k_init, k_seat, k_self, k_opp = jax.random.split(key, 4)
@@ -153,7 +168,11 @@ class JaxPPO:
         frac = a.self_play_fraction if a.pool_size else 1.0
         self_play = jax.random.uniform(k_self, (n,)) < frac
         opponent = jax.random.randint(k_opp, (n,), 0, pool_len)
-        new = (states, seat, self_play, opponent)
+        heuristic = jnp.zeros(n, bool)
+        if self.heuristic is not None:  # a key of its own: the other draws stay as they were
+            draw = jax.random.uniform(jax.random.fold_in(k_opp, 1), (n,))
+            heuristic = ~self_play & (draw < a.heuristic_fraction)
+        new = (states, seat, self_play, opponent, heuristic)
         return new if games is None else select_games(fresh, new, games)
 
     def _margin_change(self, before: Any, after: Any, mover: Array) -> Array:
@@ -170,13 +189,16 @@ class JaxPPO:
         net = self.net(params)
 
         def one(games: Any, key: Array) -> tuple[Any, dict[str, Array]]:
-            states, seat, self_play, opponent = games
+            states, seat, self_play, opponent, heuristic = games
             k_act, k_step, k_start = jax.random.split(key, 3)
             obs = self._flat(states)
             logits, value = batched(net, obs)
             mover = states.current_player
             trained = self_play | (mover == seat)
             opp_logits = self._opponent_logits(pool, opponent, obs)
+            if self.heuristic is not None:
+                fixed = jax.vmap(self.heuristic.logits)(states)
+                opp_logits = jnp.where(heuristic[:, None], fixed, opp_logits)
             legal = states.legal_action_mask
             log_probs = masked_log_probs(jnp.where(trained[:, None], logits, opp_logits), legal)
             action = jax.random.categorical(k_act, log_probs)
@@ -198,10 +220,13 @@ class JaxPPO:
                 "discount": discount,
                 "trained": trained,
                 "ended": nxt.terminated,
-                "pool_game": nxt.terminated & ~self_play,
+                "pool_game": nxt.terminated & ~self_play & ~heuristic,
+                "heuristic_game": nxt.terminated & heuristic,
                 "outcome": outcome,
             }
-            games = self._start(k_start, nxt.terminated, pool_len, (nxt, seat, self_play, opponent))
+            games = self._start(
+                k_start, nxt.terminated, pool_len, (nxt, seat, self_play, opponent, heuristic)
+            )
             return games, record
 
         keys = jax.random.split(key, self.cfg.num_steps)
@@ -281,7 +306,9 @@ class JaxPPO:
         approximate KL and clip fraction averaged over the update's minibatches, the games
         finished in the window (``episodes_finished``), those against a snapshot
         (``pool_episodes``) and the learner's score in them (``learner_win_rate``, a tie
-        counting half), and the share of decisions made by the learner."""
+        counting half), with a heuristic opponent the same two for the games against it
+        (``heuristic_episodes``, ``heuristic_win_rate``), and the share of decisions made
+        by the learner."""
         a = self.cfg
         start = time.perf_counter()
         self.key, k_play, k_learn = jax.random.split(self.key, 3)
@@ -298,7 +325,7 @@ class JaxPPO:
         if a.pool_size and self.rollouts % a.snapshot_every == 0:
             self._snapshot()
         ended, pool_game = np.asarray(rec["ended"]), np.asarray(rec["pool_game"])
-        outcome = np.asarray(rec["outcome"])[pool_game]
+        outcome = np.asarray(rec["outcome"])
         out: dict[str, float] = {
             "selfplay_s": played - start,
             "learn_s": learned - played,
@@ -307,6 +334,9 @@ class JaxPPO:
             "trained_fraction": float(np.asarray(rec["trained"]).mean()),
         }
         out.update({k: float(v) for k, v in jax.device_get(stats).items()})
-        score = (outcome > 0) + 0.5 * (outcome == 0)
-        out["learner_win_rate"] = float(score.mean()) if score.size else float("nan")
+        out["learner_win_rate"] = _score(outcome[pool_game])
+        if self.heuristic is not None:
+            against = np.asarray(rec["heuristic_game"])
+            out["heuristic_episodes"] = int(against.sum())
+            out["heuristic_win_rate"] = _score(outcome[against])
         return out
