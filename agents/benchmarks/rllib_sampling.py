@@ -95,14 +95,19 @@ def bench_rllib(
     return rate
 
 
-def main(argv: list[str] | None = None) -> dict[str, float]:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line's settings (``--help`` lists them)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--env", default="jupiter_v0")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--runners", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--envs-per-runner", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--address", default=None, help='join a cluster ("auto" or address)')
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    args = parse_args(argv)
     rates = {"sb3": bench_sb3(args.env, args.seconds)}
     for n in args.runners:
         for k in args.envs_per_runner:
