@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["pyproject.toml", "setup.py", "README.md", "moon_envs", "agents"]
+SOURCES = ["pyproject.toml", "setup.py", "README.md", "LICENSE", "moon_envs", "agents"]
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +73,12 @@ def test_the_command_and_the_agent_factory_are_declared(wheel: zipfile.ZipFile) 
     assert "moon-envs = moon_agents.cli.main:main" in text
     assert "[moon_envs.agent_factory]" in text
     assert "moon_agents = moon_agents.zoo:agent_from_spec" in text
+
+
+def test_the_license_is_an_spdx_expression_with_its_text(wheel: zipfile.ZipFile) -> None:
+    (metadata,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+    text = wheel.read(metadata).decode()
+    assert "License-Expression: MIT" in text.splitlines()
+    assert "License-File: LICENSE" in text.splitlines()
+    (license_file,) = [n for n in wheel.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    assert wheel.read(license_file).decode() == (ROOT / "LICENSE").read_text()
