@@ -156,6 +156,14 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
             from moon_agents.net_agent import NetAgent
 
             return NetAgent.load(path, name=name or spec, seed=seed)
+        try:
+            import sb3_contrib  # noqa: F401
+        except ImportError:
+            raise ConfigError(
+                f"agent {spec!r} for {game} is the MaskablePPO policy agents/trained/"
+                f"{path.name}, which needs sb3-contrib and torch; install them with: "
+                'pip install "moon-envs[train]"'
+            ) from None
         from moon_agents.policy import PolicyAgent
 
         return PolicyAgent.load(path, name=name or spec, seed=seed)

@@ -121,3 +121,20 @@ def test_errors(model: MaskablePPO, tmp_path: Path) -> None:
     env3.reset(seed=0)
     with pytest.raises(ConfigError, match="observation shape"):
         PolicyAgent(model.policy).act(env3.agent_view())
+
+
+def test_a_shipped_policy_without_the_train_extra_names_the_spec_typed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from moon_agents.zoo import make_agent
+    from moon_envs.core.game import ConfigError
+
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if the extra were missing
+    for spec in ("trained", "trained-ppo"):
+        with pytest.raises(ConfigError) as err:
+            make_agent(spec, "moon_harvesters")
+        message = str(err.value)
+        assert message.startswith(f"agent {spec!r} for moon_harvesters is the MaskablePPO")
+        assert "moon_harvesters.zip" in message and 'pip install "moon-envs[train]"' in message
