@@ -134,6 +134,25 @@ class TournamentResult:
         return cls(env_id, list(agents), list(games), dict(env_params or {}), seed, stats)
 
     # ---- views ---------------------------------------------------------------------------
+    def summary(self) -> str:
+        """One line: env, parameters, player count, games and seed."""
+        players = len(self.games[0].seats) if self.games else len(self.agents)
+        params = f" {self.env_params}" if self.env_params else ""
+        return (
+            f"{self.env_id}{params}: {players} players, {len(self.games)} games, "
+            f"seats rotated, seed {self.seed}"
+        )
+
+    def __str__(self) -> str:
+        """The :meth:`summary` line and the :meth:`table` (what ``print(result)`` shows)."""
+        return f"{self.summary()}\n\n{self.table()}"
+
+    def __repr__(self) -> str:
+        return f"<TournamentResult {self.summary()}; agents {self.agents}>"
+
+    def _repr_markdown_(self) -> str:  # notebooks render the table
+        return str(self)
+
     def rows(self) -> list[dict[str, Any]]:
         """One dict per agent, strongest (by Elo) first."""
         return [s.row() for s in sorted(self.stats.values(), key=lambda s: -s.elo)]

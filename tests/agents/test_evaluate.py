@@ -107,6 +107,11 @@ def test_three_player_tournament_with_agent_objects() -> None:
     r = tournament("jupiter_v0", agents, games=12, seed=0, env_params={"num_players": 3})
     assert all(len(g.seats) == 3 and sorted(g.seats) == ["greedy", "r1", "r2"] for g in r.games)
     assert sum(s.games for s in r.stats.values()) == 36
+    # print(result) is the summary and the table; the repr stays one short line
+    text = str(r)
+    assert text.startswith("jupiter_v0 {'num_players': 3}: 3 players, 12 games, seats rotated")
+    assert "| Agent | Games |" in text and text.count("\n| r") == 2
+    assert repr(r).startswith("<TournamentResult jupiter_v0") and len(repr(r)) < 200
 
 
 def test_duplicate_names_are_made_unique() -> None:
