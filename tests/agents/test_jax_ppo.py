@@ -191,3 +191,32 @@ def test_heuristic_games_face_the_greedy_player() -> None:
             assert "heuristic_episodes" not in stats and stats["pool_episodes"] > 20
             rates[fraction] = stats["learner_win_rate"]
     assert rates[1.0] < 0.15 < 0.3 < rates[0.0] < 0.7, rates
+
+
+def test_heuristic_learner_seat_fixes_the_learner_seat_against_greedy() -> None:
+    """``heuristic_learner_seat`` seats the learner there in every game against greedy,
+    at the start and in the games that restart during a rollout; the others stay drawn."""
+    import moon_envs.jax as mj
+    from moon_agents.training.jax.ppo import JaxPPO
+
+    env = {"id": "moon_harvesters_v0", "params": {"num_players": 2}}
+    base = {**TINY["algorithm"], "num_envs": 64, "num_steps": 96, "num_epochs": 1}
+    for seat in (0, 1):
+        algo = {**base, "self_play_fraction": 0.2, "heuristic_fraction": 0.5}
+        config = parse_config(
+            {**TINY, "env": env, "algorithm": {**algo, "heuristic_learner_seat": seat}}
+        )
+        trainer = JaxPPO(config, mj.make(env["id"], **env["params"]))
+        for _ in range(2):  # before and after a rollout that restarts finished games
+            seats, self_play, _, heuristic = (np.asarray(x) for x in trainer.games[1:])
+            assert heuristic.sum() >= 10 and (seats[heuristic] == seat).all()
+            others = seats[~heuristic & ~self_play]
+            assert len(others) >= 10 and set(others.tolist()) == {0, 1}
+            trainer.iteration()
+    with pytest.raises(
+        ConfigError, match=r"algorithm\.heuristic_learner_seat: only with heuristic_fraction"
+    ):
+        parse_config({**TINY, "algorithm": {**TINY["algorithm"], "heuristic_learner_seat": 1}})
+    with pytest.raises(ConfigError, match=r"heuristic_learner_seat"):
+        algo = {**base, "heuristic_fraction": 0.5, "heuristic_learner_seat": 2}
+        parse_config({**TINY, "env": env, "algorithm": algo})

@@ -105,6 +105,13 @@ class JaxPPOConfig(_NetworkFields):
         description="share of the other envs whose opponent is the game's heuristic on the "
         "twin instead of a snapshot (games that have one: moon_harvesters_v0)",
     )
+    heuristic_learner_seat: int | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="the learner's seat in the games against the heuristic (null: drawn at "
+        "random like every game's)",
+    )
 
     @model_validator(mode="after")
     def _minibatches_fit(self) -> JaxPPOConfig:
@@ -168,6 +175,14 @@ class JaxExperimentConfig(_Section):
                     f"algorithm.heuristic_fraction: {self.env.id} has no heuristic on its twin; "
                     f"allowed: 0 (games with one: {jax_heuristic_games()})"
                 )
+        if (
+            getattr(self.algorithm, "heuristic_learner_seat", None) is not None
+            and not self.algorithm.heuristic_fraction
+        ):
+            raise ValueError(
+                "algorithm.heuristic_learner_seat: only with heuristic_fraction above 0; "
+                "allowed: null"
+            )
         if twin.num_players != 2:
             raise ValueError(
                 f"env.params.num_players: the {self.algorithm.name} trainer plays two-player "

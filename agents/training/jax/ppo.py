@@ -12,7 +12,8 @@ decisions (a finished game restarts in place), all inside one jitted ``lax.scan`
   ``pool_size: 0`` every game is self-play. With ``heuristic_fraction: h``, a share ``h``
   of the games that are not self-play face the game's heuristic running on the twin
   (:func:`moon_agents.zoo.jax_heuristic`) instead of a snapshot: a fixed opponent that
-  self-play cannot drift away from;
+  self-play cannot drift away from. ``heuristic_learner_seat: s`` seats the learner at
+  ``s`` in every such game (the seat where its results are still to be won);
 * every action is sampled from the mover's policy over the legal actions only (illegal
   logits are set to ``-1e9``);
 * rewards are the game's win rewards (``+1`` / ``-1`` / ``0`` at the end), plus, with
@@ -172,6 +173,8 @@ class JaxPPO:
         if self.heuristic is not None:  # a key of its own: the other draws stay as they were
             draw = jax.random.uniform(jax.random.fold_in(k_opp, 1), (n,))
             heuristic = ~self_play & (draw < a.heuristic_fraction)
+            if a.heuristic_learner_seat is not None:
+                seat = jnp.where(heuristic, a.heuristic_learner_seat, seat)
         new = (states, seat, self_play, opponent, heuristic)
         return new if games is None else select_games(fresh, new, games)
 
