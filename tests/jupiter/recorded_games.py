@@ -21,6 +21,8 @@ CONFIGS = [
     {"num_players": 3, "expanding_universe": True, "black_moons": True},
     {"num_players": 2, "random_first_player": False, "num_probes": 3, "num_dice": 2},
     {"num_players": 4, "random_first_player": False, "num_probes": 2, "num_dice": 12},
+    {"num_players": 3, "line_features": True},  # the observation variant
+    {"num_players": 2, "ties": "none", "stuck_player": "end", "line_features": True},
 ]
 
 RECORDING = Recording(

@@ -16,6 +16,8 @@ CONFIGS = [
     {"game": 10, "num_players": 5, "max_rounds": 6},
     {"game": 11, "num_players": 4, "max_rounds": 6, "setup": "random"},
     {"game": 6, "num_players": 3, "max_rounds": 6, "move_budget": 4},
+    {"game": 3, "num_players": 3, "max_rounds": 6, "round_optimum": True},  # observation
+    {"game": 7, "num_players": 4, "max_rounds": 6, "solver_info": False},  # info
 ]
 
 RECORDING = Recording(
