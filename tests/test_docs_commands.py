@@ -10,8 +10,8 @@ shrunk, the same command with smaller budgets:
 
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
-* ``bench``: ``--seconds 0.1``; with ``--jax``, batch 4 only, and Jupiter's twin where no
-  env is named;
+* ``bench``: ``--seconds 0.1`` and ``--repeats 1``; with ``--jax``, batch 4 only, and
+  Jupiter's twin where no env is named;
 * ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder (the published
   agents, budgets and parameters as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
@@ -169,6 +169,11 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             out[out.index("--seconds") + 1] = "0.1"
         else:
             out += ["--seconds", "0.1"]
+        if "--jax" not in out:  # one run of each measurement, not the median of several
+            if "--repeats" in out:
+                out[out.index("--repeats") + 1] = "1"
+            else:
+                out += ["--repeats", "1"]
     if command == "train":
         config = yaml.safe_load((ROOT / out[1]).read_text())
         rllib = _is_rllib(config)

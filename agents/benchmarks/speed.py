@@ -1,23 +1,33 @@
-"""Random-play speed of moon-envs environments beside PettingZoo's ``connect_four_v3``.
+"""``moon-envs bench``: the speed of every env, beside peers measured in the same run.
 
-``moon-envs bench`` measures *agent-steps per second*: decisions made by uniformly random
-agents (a legal action drawn from the mask with one seeded generator) in a plain AEC
-loop, resets included. Every env, connect_four included, runs the same loop and the same
-action-choice code in the same process, one after the other, so the ratio column
-(env / connect_four) compares like with like. moon-envs envs are built with
-``moon_envs.make(env_id)`` and connect_four with ``connect_four_v3.env()`` (its default
-wrappers on, as users get it). The envs take turns in interleaved rounds, so a change of
-machine load during the run affects all of them alike.
+Four measurements per env, each beside its peers (see docs/benchmarks.md):
 
-A second table measures the *search cost* of every env: random actions applied straight to
-the rules core (``State.apply_action``, chance outcomes drawn with their probabilities)
-with a ``clone()`` every :data:`CLONE_EVERY` actions, as a tree search does (see
-:func:`search_cost`).
+* **AEC random play** (:func:`random_play`): *agent-steps per second*, decisions made by
+  uniformly random agents (a legal action drawn from the mask with one seeded generator)
+  in a plain AEC loop, resets included. Every env, PettingZoo's ``connect_four_v3``
+  included, runs the same loop and the same action-choice code in the same process, so
+  the ratio (env / connect_four) compares like with like. moon-envs envs are built with
+  ``moon_envs.make(env_id)`` and connect_four with ``connect_four_v3.env()`` (its default
+  wrappers on, as users get it).
+* **Rules engine** (:mod:`moon_agents.benchmarks.engine_speed`): random decisions per
+  second on the rules engine (legal actions + ``apply_action``, chance outcomes sampled)
+  and the mean ``clone()`` time of positions from random play, beside OpenSpiel's C++
+  ``connect_four`` and Python ``tic_tac_toe`` in the same loops.
+* **MCTS**: simulations per second of the zoo's ``mcts`` agent on positions from random
+  play, beside OpenSpiel's ``MCTSBot`` on ``connect_four``.
+* **Search cost** (:func:`search_cost`): random actions applied to the rules core with a
+  ``clone()`` every :data:`CLONE_EVERY` actions, as a tree search does.
+
+Each measurement runs ``seconds``; a *run* measures every env and peer once, and
+``repeats`` runs follow one another, so that a change of machine load hits all of them
+alike; the tables show medians (:mod:`moon_agents.benchmarks.bench_report`).
 
 After the tables, every game with a module ``moon_agents.benchmarks.games.<game>``
 defining ``run(seconds)`` adds its own rows (see :mod:`moon_agents.benchmarks.games`).
 
-connect_four needs PettingZoo's classic extras: ``pip install "moon-envs[bench]"``.
+connect_four_v3 needs PettingZoo's classic games, ``pip install "moon-envs[bench]"``, and
+the OpenSpiel peers ``pip install "moon-envs[openspiel]"``; without them their columns
+read n/a.
 """
 
 from __future__ import annotations
@@ -147,96 +157,154 @@ def reference_factory() -> Callable[[], Any] | None:
     return connect_four_v3.env
 
 
+def open_spiel_factory() -> Callable[[], dict[str, Any] | None]:
+    """The loader of the OpenSpiel peer games (a seam for tests that hide OpenSpiel)."""
+    from moon_agents.benchmarks.engine_speed import open_spiel_games
+
+    return open_spiel_games
+
+
+Task = Callable[[float, int], dict[str, float]]  # (seconds, seed) -> {metric: value}
+
+
+def _tasks(
+    envs: dict[str, Any], games: dict[str, Any], spiel: dict[str, Any] | None, seed: int
+) -> list[tuple[str, str, Task]]:
+    """Every (kind, row, measurement) of one run, in order: AEC, engine, clone, MCTS,
+    search cost; a measurement takes ``(seconds, run seed)`` and returns ``{metric: value}``.
+    Positions for clone() and MCTS are sampled here, once."""
+    from moon_agents.benchmarks import engine_speed as es
+    from moon_agents.benchmarks.bench_report import C4_OS, MCTS_BOT
+
+    def aec(env: Any) -> Task:
+        def measure(seconds: float, s: int) -> dict[str, float]:
+            row = random_play(env, seconds, seed=s)
+            return {"aec_steps_per_s": row.steps_per_s, "aec_games_per_s": row.games_per_s}
+
+        return measure
+
+    tasks: list[tuple[str, str, Task]] = [("AEC", name, aec(env)) for name, env in envs.items()]
+    engines: list[tuple[str, Any, Callable[..., Any]]] = [
+        (name, game, es.engine_decisions) for name, game in games.items()
+    ]
+    engines += [(name, game, es.spiel_decisions) for name, game in (spiel or {}).items()]
+    positions = {name: es.sample_positions(game, seed=seed) for name, game, _ in engines}
+    for name, game, loop in engines:
+        tasks.append(
+            ("engine", name, lambda t, s, g=game, f=loop: {
+                "engine_decisions_per_s": f(g, t, seed=s).rate})
+        )  # fmt: skip
+    for name, _, _ in engines:
+        tasks.append(
+            ("clone", name, lambda t, s, p=positions[name]: {
+                "clone_us": es.clone_cost(p, t).micros_each})
+        )  # fmt: skip
+    for name, game in games.items():
+        found = es.search_positions(positions[name])
+        if not found:  # no sampled position offers a choice: nothing to search
+            continue
+        tasks.append(
+            ("MCTS", name, lambda t, s, g=game, p=found: {
+                "mcts_simulations_per_s": es.mcts_simulations(g, p, t, seed=s).rate})
+        )  # fmt: skip
+    if spiel is not None:
+        found = es.search_positions(positions[C4_OS])
+        tasks.append(
+            ("MCTS", MCTS_BOT, lambda t, s, g=spiel[C4_OS], p=found: {
+                "mcts_simulations_per_s": es.mcts_bot_simulations(g, p, t, seed=s).rate})
+        )  # fmt: skip
+    for name, game in games.items():
+        tasks.append(
+            ("search cost", name, lambda t, s, g=game: {
+                "search_cost_actions_per_s": search_cost(g, t, seed=s).steps_per_s})
+        )  # fmt: skip
+    return tasks
+
+
 def run_bench(
     env_ids: Sequence[str] | None = None,
-    seconds: float = 3.0,
+    seconds: float = 1.0,
     seed: int = 0,
     out: Callable[[str], None] = print,
-    rounds: int = 3,
+    repeats: int = 3,
+    progress: Callable[[str], None] | None = None,
+    json_path: str | None = None,
 ) -> dict[str, Any]:
-    """Measure ``env_ids`` (default: every registered env) and connect_four; print a table.
+    """Measure ``env_ids`` (default: every registered env) and the peers; print the tables.
 
-    Each env gets ``seconds`` in all, in ``rounds`` interleaved slices.
+    Every measurement runs about ``seconds``; ``repeats`` runs each measure every env and
+    peer once, one run after the other; the tables show medians. ``progress`` (if given)
+    receives a line before each measurement and ``""`` at the end. With ``json_path``,
+    the returned figures are also written there (its folder must exist).
 
-    Returns ``{"rows": [...], "ratios": {...}, "search_cost": {env: actions_per_s},
-    "extra": {game: rows}, "skipped": {...}}``.
-    An env whose module is not available is skipped with a note.
+    Returns ``{"settings", "machine", "metrics", "extra", "skipped", "notes"}``, with
+    ``metrics[metric]["rows"][row] = {"median", "runs", "ratios"}``
+    (see :mod:`moon_agents.benchmarks.bench_report`). An env whose module is not
+    available is skipped with a note.
     """
     import moon_envs
+    from moon_agents.benchmarks import bench_report as br
+    from moon_agents.benchmarks.engine_speed import MCTS_MOVE_SHARE, OPEN_SPIEL_HINT
 
+    if repeats < 1 or seconds <= 0:
+        raise ValueError(f"repeats {repeats} and seconds {seconds}: need repeats >= 1, seconds > 0")
+    if json_path is not None:
+        br.check_json_path(json_path)
     ids = list(env_ids) if env_ids else moon_envs.list_envs()
     for env_id in ids:
         moon_envs.get_entry(env_id)  # an unknown id lists the valid ones
+    notes: list[str] = []
     ref_factory = reference_factory()
     if ref_factory is None:
-        out(f"note: {INSTALL_HINT}; measuring moon-envs only.")
+        notes.append(f"{INSTALL_HINT}; its columns read n/a.")
+    spiel = open_spiel_factory()()
+    if spiel is None:
+        notes.append(f"{OPEN_SPIEL_HINT}; their columns read n/a.")
+    for note in notes:
+        out(f"note: {note}")
 
-    rows: dict[str, BenchRow] = {}
-    games: dict[str, str] = {}
     skipped: dict[str, str] = {}
-    factories: list[tuple[str, Callable[[], Any]]] = []
-    for env_id in ids:
-        factories.append((env_id, lambda e=env_id: moon_envs.make(e)))
+    factories: list[tuple[str, Callable[[], Any]]] = [
+        (env_id, lambda e=env_id: moon_envs.make(e)) for env_id in ids
+    ]
     if ref_factory is not None:
         factories.append((REFERENCE, ref_factory))
-
     envs: dict[str, Any] = {}
     for name, factory in factories:
         try:
             envs[name] = factory()
         except ImportError as exc:
             skipped[name] = f"not available ({exc})"
-            continue
-        if hasattr(envs[name], "game"):
-            games[name] = envs[name].game.spec.name
-        random_play(envs[name], min(0.2, seconds / 10), seed=seed)  # warm-up
-    # interleaved rounds, so that a change in machine load hits every env alike
-    for r in range(rounds):
-        for name, env in envs.items():
-            part = random_play(env, seconds / rounds, seed=seed + r)
-            prev = rows.get(name, BenchRow(name, 0, 0, 0.0))
-            rows[name] = BenchRow(
-                name, prev.steps + part.steps, prev.games + part.games, prev.seconds + part.seconds
-            )
-    search: dict[str, BenchRow] = {}
-    for r in range(rounds):  # interleaved like the table above
-        for name, env in envs.items():
-            if name not in games:
-                continue
-            part = search_cost(env.game, seconds / rounds, seed=seed + r)
-            prev = search.get(name, BenchRow(name, 0, 0, 0.0))
-            search[name] = BenchRow(
-                name, prev.steps + part.steps, prev.games + part.games, prev.seconds + part.seconds
-            )
+    games = {name: env.game for name, env in envs.items() if hasattr(env, "game")}
+
+    if progress:
+        progress("bench: sampling positions from random play")
+    tasks = _tasks(envs, games, spiel, seed)
+    results = br.Results()
+    warm = min(0.1, seconds / 10)
+    for kind, name, measure in tasks:  # warm-up: imports, caches, first-call costs
+        if progress:
+            progress(f"bench: warm-up, {kind} {name}")
+        measure(warm, seed)
+    for r in range(repeats):  # a run measures everything once; runs follow one another
+        for i, (kind, name, measure) in enumerate(tasks):
+            if progress:
+                progress(f"bench: run {r + 1}/{repeats}, {i + 1}/{len(tasks)}: {kind} {name}")
+            for metric, value in measure(seconds, seed + r).items():
+                results.add(metric, name, value)
     for env in envs.values():
         env.close()
 
-    ref = rows.get(REFERENCE)
-    ratios = {
-        n: (r.steps_per_s / ref.steps_per_s if ref else float("nan")) for n, r in rows.items()
-    }
-    out(
-        f"random play, {seconds:g} s per env in {rounds} interleaved rounds, "
-        "one process, same loop for all"
+    mcts_note = (
+        f"zoo spec mcts: UCT, random rollouts, at most 200 simulations a move and "
+        f"{MCTS_MOVE_SHARE:g} of the time; MCTSBot: 200 a move"
     )
-    out(f"{'env':<22} {'agent-steps/s':>14} {'games/s':>10} {'x ' + REFERENCE:>20}")
-    for name, r in rows.items():
-        ratio = f"{ratios[name]:.2f}" if ref else "n/a"
-        out(f"{name:<22} {r.steps_per_s:>14,.0f} {r.games_per_s:>10,.1f} {ratio:>20}")
+    br.print_tables(results, list(games), seconds, repeats, out, mcts_note)
     for name, why in skipped.items():
         out(f"{name:<22} skipped: {why}")
 
-    out(
-        f"\nsearch cost: rules-core random actions with a clone() every {CLONE_EVERY} "
-        "(chance outcomes count as actions)"
-    )
-    out(f"{'env':<22} {'actions/s':>14} {'x ' + REFERENCE + ' agent-steps/s':>38}")
-    for name, r in search.items():
-        ratio = f"{r.steps_per_s / ref.steps_per_s:.2f}" if ref else "n/a"
-        out(f"{name:<22} {r.steps_per_s:>14,.0f} {ratio:>38}")
-
-    extra: dict[str, list[tuple[str, float, str]]] = {}
-    for game in dict.fromkeys(games.values()):
+    extra: dict[str, list[dict[str, Any]]] = {}
+    for game in dict.fromkeys(g.spec.name for g in games.values()):
         try:
             module = importlib.import_module(f"moon_agents.benchmarks.games.{game}")
         except ModuleNotFoundError as exc:
@@ -246,24 +314,24 @@ def run_bench(
         run = getattr(module, "run", None)
         if run is None:
             continue
-        extra[game] = list(run(seconds))
+        if progress:
+            progress(f"bench: {game} extra measurements")
+        rows = list(run(seconds))
+        extra[game] = [{"metric": m, "value": v, "unit": u} for m, v, u in rows]
         out(f"\n{game} extra measurements")
-        for metric, value, unit in extra[game]:
+        for metric, value, unit in rows:
             out(f"  {metric:<40} {value:>12,.3f} {unit}")
-    return {
-        "rows": [
-            {
-                "env": r.env,
-                "steps": r.steps,
-                "games": r.games,
-                "seconds": r.seconds,
-                "steps_per_s": r.steps_per_s,
-                "ratio": ratios[n],
-            }
-            for n, r in rows.items()
-        ],
-        "ratios": ratios,
-        "search_cost": {n: r.steps_per_s for n, r in search.items()},
+    if progress:
+        progress("")
+    data = {
+        "settings": {"envs": list(games), "seconds": seconds, "repeats": repeats, "seed": seed},
+        "machine": br.machine_info(),
+        "metrics": results.as_json(),
         "extra": extra,
         "skipped": skipped,
+        "notes": notes,
     }
+    if json_path is not None:
+        written = br.write_json(json_path, data)
+        out(f"\nfigures written to {written}")
+    return data

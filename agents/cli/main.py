@@ -9,7 +9,8 @@
     moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
-    moon-envs bench [jupiter_v0 ...] [--seconds 3] [--jax [--batches 1,64,1024]]
+    moon-envs bench [jupiter_v0 ...] [--seconds 1] [--repeats 3] [--json bench.json]
+    moon-envs bench --jax [jupiter_v0 ...] [--seconds 3] [--batches 1,64,1024]
     moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
 
 Bad input (unknown env id, agent, parameter or config field) prints one clear message
@@ -26,7 +27,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from moon_agents.cli.bench import cmd_bench
+from moon_agents.cli.bench import add_bench_parser, cmd_bench
 from moon_agents.cli.evaluate import cmd_eval
 from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
 from moon_agents.cli.list_envs import cmd_list
@@ -108,15 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", help="folder for results.csv/json, games.csv, table.md, win_rates.png")
     ev.add_argument("--no-progress", action="store_true")
 
-    be = sub.add_parser("bench", help="random-play agent-steps/s beside connect_four_v3")
-    be.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
-    be.add_argument("--seconds", type=float, default=3.0, help="seconds per env")
-    be.add_argument("--seed", type=int, default=0)
-    be.add_argument(
-        "--jax", action="store_true", help="the JAX twins beside pgx connect_four, batched"
-    )
-    be.add_argument("--batches", default="1,64,1024", help="with --jax: comma-separated sizes")
-
+    add_bench_parser(sub)
     add_ladder_parser(sub)
     return p
 

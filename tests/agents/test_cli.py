@@ -163,7 +163,7 @@ def test_eval_writes_table_and_files(tmp_path: Path) -> None:
 
 
 def test_bench_runs_and_prints_ratio() -> None:
-    code, out = run(["bench", "jupiter_v0", "--seconds", "0.2"])
+    code, out = run(["bench", "jupiter_v0", "--seconds", "0.05", "--repeats", "2"])
     assert code == 0
     assert "jupiter_v0" in out and "agent-steps/s" in out
     pytest.importorskip("pettingzoo.classic.connect_four_v3")
@@ -212,7 +212,7 @@ def test_list_play_bench_do_not_import_torch() -> None:
         "import io, sys\n"
         "from moon_agents.cli.main import main\n"
         "for argv in (['list'], ['play', 'jupiter_v0', '--render', 'none'],\n"
-        "             ['bench', 'jupiter_v0', '--seconds', '0.05']):\n"
+        "             ['bench', 'jupiter_v0', '--seconds', '0.02', '--repeats', '1']):\n"
         "    assert main(argv, stdout=io.StringIO()) == 0\n"
         "heavy = [m for m in ('torch', 'stable_baselines3', 'sb3_contrib') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
@@ -227,7 +227,7 @@ def test_bench_without_connect_four_says_how_to_install(monkeypatch: pytest.Monk
     import moon_agents.benchmarks.speed
 
     monkeypatch.setattr(moon_agents.benchmarks.speed, "reference_factory", lambda: None)
-    code, out = run(["bench", "jupiter_v0", "--seconds", "0.1"])
+    code, out = run(["bench", "jupiter_v0", "--seconds", "0.05", "--repeats", "1"])
     assert code == 0
     assert 'pip install "moon-envs[bench]"' in out
     assert "jupiter_v0" in out and "n/a" in out
