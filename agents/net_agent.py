@@ -12,9 +12,11 @@ Python engine's). It needs numpy alone: no jax, no torch.
   from the value head, every simulation from a fresh determinisation of what the seat
   may know. Optional fields: ``c=1.25`` (exploration), ``seed`` comes from the caller.
 
-The file records the env id and every game parameter it was trained with. A game with
-other parameters (or another game) is refused when the agent meets it, with the
-``--param`` values to pass; an observation of another shape is refused too.
+The file records the env id and every game parameter it was trained with
+(:meth:`NetAgent.env_params`): ``moon-envs play``/``eval``/``ladder`` and tournaments set
+the parameters the user did not give as it needs them (:mod:`moon_agents.seating`). A game
+built by hand with other parameters (or another game) is refused when the agent meets it,
+with the ``--param`` values to pass; an observation of another shape is refused too.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from moon_agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, EnvParams, legal_actions
 from moon_agents.net_weights import load_net
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
@@ -130,6 +132,10 @@ class NetAgent:
         return logits.astype(np.float64), value
 
     # ---- the agent protocol --------------------------------------------------------------
+    def env_params(self) -> EnvParams:
+        """The env id and every game parameter the network was trained with."""
+        return EnvParams(self.description["env_id"], dict(self.description["game_config"]))
+
     def reset(self, game: Any, seat: int) -> None:
         """Refuse a game other than the one the network was trained on."""
         self._check_game(game)

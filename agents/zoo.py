@@ -20,7 +20,8 @@ An agent spec is a string:
                                    ``az:PATH``) where there is one, else ``GAME.zip`` (see
                                    docs/ladder.md).
 * ``"trained-ppo"``                the MaskablePPO policy shipped as ``GAME.zip``, loaded like
-                                   ``ppo:PATH``.
+                                   ``ppo:PATH`` (the env parameters it was trained with are
+                                   in ``GAME.zip.json`` beside it).
 * ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
   ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
   :mod:`moon_agents.search.spec`).
@@ -29,7 +30,10 @@ An agent spec is a string:
   ``memory:capacity=N`` (the memory agent remembering ``N`` slots, 0..9).
 
 Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
-``act(view)`` (see :mod:`moon_agents.base`).
+``act(view)`` (see :mod:`moon_agents.base`). Trained agents (``trained``, ``trained-ppo``,
+``ppo:``, ``az:``, ``rllib:``) also say which env parameters they were trained with
+(``env_params()``); :mod:`moon_agents.seating` sets them up for a game
+(``make_game(env_id, ["trained", "random"])`` builds the env and the agents at once).
 """
 
 from __future__ import annotations
@@ -148,7 +152,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
     if spec in ("trained", "trained-ppo"):
         path = trained_model(game, spec)
         if path is None:
-            have = sorted({p.stem for p in TRAINED_DIR.glob("*.*")})
+            have = sorted({p.stem for s in ("*.npz", "*.zip") for p in TRAINED_DIR.glob(s)})
             raise ConfigError(
                 f"no {spec!r} agent is shipped for game {game!r}; games with one: {have}"
             )

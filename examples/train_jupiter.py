@@ -29,11 +29,15 @@ for row in result.metrics:
         f"vs greedy {row['eval_greedy_win_rate']:.2f}"
     )
 
+# 2-player games between two of the three agents at a time ("round_robin"; by default each
+# agent would take a seat of one 3-player game); line_features=true and num_players=2 come
+# from the run folder's config.yaml
 final = tournament(
     "jupiter_v0",
     [PolicyAgent.load(result.model_path, name="trained"), "greedy", "random"],
     games=120,
     seed=1,
     out_dir=result.run_dir / "tournament",
+    seating="round_robin",
 )
-print(final.table())
+print(final)

@@ -62,6 +62,7 @@ def test_every_agents_subpackage_and_the_shipped_policies_are_in(wheel: zipfile.
     for policy in [
         *(ROOT / "agents" / "trained").glob("*.zip"),
         *(ROOT / "agents" / "trained").glob("*.npz"),
+        *(ROOT / "agents" / "trained").glob("*.zip.json"),  # the env each zip was trained on
     ]:
         assert f"moon_agents/trained/{policy.name}" in names
     assert any(n.startswith("moon_envs/moonwakers/data/") and n.endswith(".json") for n in names)

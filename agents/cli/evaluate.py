@@ -1,8 +1,16 @@
-"""``moon-envs eval``: a tournament between agents, its table, and the files it writes."""
+"""``moon-envs eval``: a tournament between agents, its table, and the files it writes.
+
+``--agents`` names one agent per seat, as in ``moon-envs play``: their number is the
+player count (``--param num_players=N`` must then agree), and every game seats them in
+another order (all orders in turn). The output starts with the env, its parameters, the
+player count and how the agents sat; trained agents' parameters are set with a note on
+stderr (:mod:`moon_agents.seating`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TextIO
 
 from moon_agents.cli.usage import UsageError, parse_params
@@ -10,9 +18,15 @@ from moon_agents.cli.usage import UsageError, parse_params
 
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from moon_agents.evaluation.tournament import tournament
+    from moon_agents.seating import allowed_player_counts, counts_text
 
+    params = parse_params(args.param)
     if len(args.agents) < 2:
-        raise UsageError("eval needs at least two agents: --agents A B [...]")
+        allowed = [n for n in allowed_player_counts(args.env, params) if n >= 2]
+        raise UsageError(
+            f"eval needs at least two agents, one per seat: --agents A B [...] ({args.env} "
+            f"seats {counts_text(allowed)} players)"
+        )
     if args.games < 1:
         raise UsageError(f"--games {args.games}: allowed: 1 or more")
     result = tournament(
@@ -20,10 +34,11 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         args.agents,
         args.games,
         seed=args.seed,
-        env_params=parse_params(args.param),
+        env_params=params,
         progress=not args.no_progress,
+        note=lambda line: print(line, file=sys.stderr),
     )
-    print(result.table(), file=out)
+    print(result.report(), file=out)
     if args.out:
         path = result.save(args.out)
         print(

@@ -91,9 +91,12 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
         workers=args.workers,
         fresh=args.fresh,
         progress=progress,
+        note=lambda line: print(line, file=sys.stderr),
     )
     if show:
         print(file=sys.stderr)
+    params_text = f" {result.env_params}" if result.env_params else ""
+    print(f"{args.env}{params_text}: {result.seating()}.\n", file=out)
     print(result.markdown(), file=out)
     print(f"\nwrote {out_dir}/ladder.md, ladder.json, games.csv, ladder.png", file=out)
     return 0

@@ -4,14 +4,18 @@
 
     moon-envs list                                   envs, summaries, agents per game
     moon-envs list moonstar_v1                       an env's page and every parameter
-    moon-envs play jupiter_v0 --agents random greedy [--seed 0] [--param num_players=2]
+    moon-envs play jupiter_v0 --agents random greedy [--seed 0]   one agent per seat: 2 players
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
     moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
-    moon-envs eval jupiter_v0 --agents random greedy ppo:runs/x/model.zip --games 200 --out ev
+    moon-envs eval jupiter_v0 --agents greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 1] [--repeats 3] [--json bench.json]
     moon-envs bench --jax [jupiter_v0 ...] [--seconds 3] [--batches 1,64,1024]
     moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
+
+``--agents`` names one agent per seat in ``play`` and ``eval``: their number is the player
+count (``--param num_players=N`` must agree). Trained agents bring the env parameters they
+were trained with (a note on stderr says which were set).
 
 Bad input (unknown env id, agent, parameter or config field) prints one clear message
 and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
@@ -76,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         nargs="+",
         metavar="SPEC",
-        help="random, greedy, mcts:..., ppo:PATH, az:PATH, rllib:PATH, ... (one per seat)",
+        help="random, greedy, mcts:..., ppo:PATH, az:PATH, rllib:PATH, ...: one per seat, in "
+        "seat order (skipping --human's); their number is the player count (default: random "
+        "in every seat)",
     )
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument(
@@ -102,7 +108,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="tournament between agents: win rates, 95%% CIs, Elo")
     ev.add_argument("env")
-    ev.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
+    ev.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="one agent per seat: their number is the player count; every game seats them "
+        "in another order",
+    )
     ev.add_argument("--games", type=int, default=100)
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--param", action="append", metavar="KEY=VALUE")

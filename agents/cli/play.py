@@ -3,76 +3,77 @@
 The board is printed after each move (``--render ansi``); ``--human SEAT`` lets a person
 play that seat from the terminal and shows them only what their seat may know;
 ``--gif`` / ``--html`` record the game.
+
+``--agents`` names one agent per seat, in seat order, skipping the ``--human`` seat: the
+number of agents (plus the person) is the player count, and ``--param num_players=N``
+must agree. Without ``--agents`` every seat (but the person's) plays random, at the
+game's default player count or ``num_players``. Trained agents bring the env parameters
+they were trained with, with a note on stderr (:mod:`moon_agents.seating`).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, TextIO
 
 from moon_agents.cli.usage import UsageError, parse_params
-from moon_envs.core.game import ConfigError
-
-
-def _make_play_env(env_id: str, params: dict[str, Any], seats_wanted: int | None) -> Any:
-    """The env for ``play``: when ``num_players`` is not given and more than one agent is
-    named, the player count follows the number of seats named (agents plus ``--human``)."""
-    import moon_envs
-
-    env = moon_envs.make(env_id, **params)
-    n = env.game.spec.num_players
-    if seats_wanted is None or seats_wanted == n or "num_players" in params:
-        return env
-    if "num_players" not in moon_envs.valid_params(env_id):
-        return env  # a fixed player count: the count check below explains
-    try:
-        return moon_envs.make(env_id, **params, num_players=seats_wanted)
-    except ConfigError as exc:
-        raise UsageError(
-            f"{env_id}: {seats_wanted} seats named but the game cannot seat them ({exc}); "
-            f"name {n} agents (the default player count) or one for all"
-        ) from None
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from moon_agents.base import start_game
     from moon_agents.play.human import HumanAgent, InputEnded, narrate, narrate_chance
+    from moon_agents.seating import setup_game
     from moon_agents.zoo import make_agent
 
     params = parse_params(args.param)
     render = args.render
-    specs = list(args.agents or ["random"])
-    named = len(specs) + (1 if args.human is not None else 0)
-    env = _make_play_env(args.env, params, named if len(specs) > 1 else None)
-    spec = env.game.spec
-    n = spec.num_players
-    seats_to_fill = n - (1 if args.human is not None else 0)
-    if args.human is not None and not 0 <= args.human < n:
+    specs = list(args.agents or [])
+    human = args.human is not None
+    seats = len(specs) + (1 if human else 0) if specs else None
+    text = None
+    if seats is not None:
+        named = f"{len(specs)} agent{'s' if len(specs) != 1 else ''}"
+        text = f"{named} and --human named" if human else f"{named} named"
+
+    def agent_seats(n: int) -> list[int]:
+        return [seat for seat in range(n) if seat != args.human]
+
+    def build(game: str) -> list[Any]:  # agent i sits in the i-th seat that is not --human's
+        where = agent_seats(len(specs) + (1 if human else 0))
+        return [make_agent(s, game, seed=args.seed + w, name=s) for s, w in zip(specs, where)]
+
+    if human and seats is not None and not 0 <= args.human < seats:
+        raise UsageError(f"--human {args.human}: seat out of range; allowed: 0..{seats - 1}")
+    setup = setup_game(
+        args.env,
+        params,
+        build,
+        seats=seats,
+        seats_text=text,
+        other_seats=1 if human else 0,
+        other_seats_text="besides --human",
+    )
+    env, n = setup.env, setup.num_players
+    if human and not 0 <= args.human < n:
         raise UsageError(f"--human {args.human}: seat out of range; allowed: 0..{n - 1}")
-    if len(specs) == 1:
-        specs = specs * seats_to_fill
-    if len(specs) != seats_to_fill:
-        who = (
-            f"{seats_to_fill} agents (the seats other than --human)"
-            if args.human is not None
-            else f"{n} agents"
-        )
-        raise UsageError(
-            f"{args.env} with {n} players needs {who} or one for all, got {len(specs)}"
-        )
+    built = list(setup.agents)
+    if not specs:  # no --agents: random play in every seat but the person's
+        game = env.game.spec.name
+        built = [
+            make_agent("random", game, seed=args.seed + w, name="random") for w in agent_seats(n)
+        ]
+    for note in setup.notes:
+        print(note, file=sys.stderr)
     recorder = None
     if args.gif or args.html:
         from moon_agents.play.replay import Recorder
 
         recorder = Recorder(env, gif=args.gif, html=args.html, title=args.env)
     agents: list[Any] = []
-    it = iter(specs)
+    it = iter(built)
     for seat in range(n):
-        if seat == args.human:
-            agents.append(HumanAgent(inp, out))
-        else:
-            s = next(it)
-            agents.append(make_agent(s, spec.name, seed=args.seed + seat, name=s))
+        agents.append(HumanAgent(inp, out) if seat == args.human else next(it))
     names = [f"player_{i} ({a.name})" for i, a in enumerate(agents)]
     print(f"{args.env}: " + " vs ".join(names) + f", seed {args.seed}", file=out)
 

@@ -49,6 +49,7 @@ class AgentStats:
     elo: float = ELO_MEAN
     decisions: int = 0
     seconds: float = 0.0
+    by_seat: list[int] = field(default_factory=list)  # games played in seat 0, 1, ...
 
     @property
     def win_rate(self) -> float:
@@ -81,6 +82,7 @@ class AgentStats:
             "mean_score": round(self.mean_score, 3),
             "elo": round(self.elo, 1),
             "ms_per_move": round(self.ms_per_move, 3),
+            "games_by_seat": list(self.by_seat),
         }
 
 
@@ -94,6 +96,13 @@ class TournamentResult:
     env_params: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     stats: dict[str, AgentStats] = field(default_factory=dict)
+    seating: str = ""  # how the agents sat, in words (tournament.seating_text)
+    notes: list[str] = field(default_factory=list)  # env parameters set for trained agents
+
+    @property
+    def num_players(self) -> int:
+        """Seats per game."""
+        return len(self.games[0].seats) if self.games else len(self.agents)
 
     @classmethod
     def from_games(
@@ -104,12 +113,17 @@ class TournamentResult:
         env_params: dict[str, Any] | None = None,
         seed: int = 0,
         prior_ties: float = 1.0,
+        seating: str = "",
+        notes: Sequence[str] = (),
     ) -> TournamentResult:
         """Compute the per-agent statistics and Elo ratings of finished games."""
-        stats = {a: AgentStats(a) for a in agents}
+        seats_n = max((len(g.seats) for g in games), default=0)
+        stats = {a: AgentStats(a, by_seat=[0] * seats_n) for a in agents}
         pairs: list[tuple[str, str, float]] = []
         for g in games:
             winners = set(g.winners)
+            for seat, name in enumerate(g.seats):
+                stats[name].by_seat[seat] += 1
             for name in dict.fromkeys(g.seats):
                 st = stats[name]
                 mine = [s for s, n in enumerate(g.seats) if n == name]
@@ -131,21 +145,46 @@ class TournamentResult:
         elo = fit_elo(list(agents), pairs, prior_ties=prior_ties)
         for name, rating in elo.items():
             stats[name].elo = rating
-        return cls(env_id, list(agents), list(games), dict(env_params or {}), seed, stats)
+        return cls(
+            env_id,
+            list(agents),
+            list(games),
+            dict(env_params or {}),
+            seed,
+            stats,
+            seating,
+            list(notes),
+        )
 
     # ---- views ---------------------------------------------------------------------------
     def summary(self) -> str:
         """One line: env, parameters, player count, games and seed."""
-        players = len(self.games[0].seats) if self.games else len(self.agents)
         params = f" {self.env_params}" if self.env_params else ""
         return (
-            f"{self.env_id}{params}: {players} players, {len(self.games)} games, "
+            f"{self.env_id}{params}: {self.num_players} players, {len(self.games)} games, "
             f"seats rotated, seed {self.seed}"
         )
 
+    def seating_lines(self) -> list[str]:
+        """Who sat where: the rule, the first game's seats and each agent's games per seat."""
+        lines = [f"Seating: {self.seating}." if self.seating else "Seating:"]
+        if self.games:
+            first = ", ".join(f"seat {i} {n}" for i, n in enumerate(self.games[0].seats))
+            lines.append(f"Game 0: {first}.")
+        per_seat = "; ".join(
+            f"{a} {'/'.join(map(str, self.stats[a].by_seat))}" for a in self.agents
+        )
+        seats = "/".join(str(i) for i in range(self.num_players))
+        lines.append(f"Games in seats {seats}: {per_seat}.")
+        return lines
+
+    def report(self) -> str:
+        """The :meth:`summary` line, the :meth:`seating_lines` and the :meth:`table`."""
+        return "\n".join([self.summary(), *self.seating_lines(), "", self.table()])
+
     def __str__(self) -> str:
-        """The :meth:`summary` line and the :meth:`table` (what ``print(result)`` shows)."""
-        return f"{self.summary()}\n\n{self.table()}"
+        """What ``print(result)`` shows: :meth:`report`."""
+        return self.report()
 
     def __repr__(self) -> str:
         return f"<TournamentResult {self.summary()}; agents {self.agents}>"
@@ -191,6 +230,9 @@ class TournamentResult:
         return {
             "env_id": self.env_id,
             "env_params": self.env_params,
+            "num_players": self.num_players,
+            "seating": self.seating,
+            "notes": list(self.notes),
             "seed": self.seed,
             "num_games": len(self.games),
             "agents": self.rows(),
@@ -199,16 +241,26 @@ class TournamentResult:
         }
 
     def write_csv(self, path: str | Path) -> None:
-        rows = self.rows()
+        """One row per agent; ``games_by_seat`` is its games in seat 0, 1, ... (space
+        separated), beside the player count."""
+        rows = [
+            {
+                **r,
+                "num_players": self.num_players,
+                "games_by_seat": " ".join(map(str, r["games_by_seat"])),
+            }
+            for r in self.rows()
+        ]
         with open(path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
 
     def write_games_csv(self, path: str | Path) -> None:
+        """One row per game: ``seats`` names the agent in seat 0, 1, ... in order."""
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow([*GAME_COLUMNS, "ms_per_move"])
+            w.writerow([*GAME_COLUMNS, "ms_per_move", "num_players"])
             for g in self.games:
                 w.writerow(
                     [
@@ -217,6 +269,7 @@ class TournamentResult:
                             f"{1000 * t / n:.3g}" if n else "-"
                             for n, t in zip(g.decisions, g.seconds)
                         ),
+                        len(g.seats),
                     ]
                 )
 
@@ -247,13 +300,14 @@ class TournamentResult:
         plt.close(fig)
 
     def save(self, out_dir: str | Path, plot: bool = True) -> Path:
-        """Write results.csv, results.json, games.csv, table.md and (if ``plot``) win_rates.png."""
+        """Write results.csv, results.json, games.csv, table.md (the :meth:`report`) and (if
+        ``plot``) win_rates.png."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         self.write_csv(out / "results.csv")
         self.write_games_csv(out / "games.csv")
         (out / "results.json").write_text(json.dumps(self.to_json(), indent=2))
-        (out / "table.md").write_text(self.table() + "\n")
+        (out / "table.md").write_text(self.report() + "\n")
         if plot:
             try:
                 self.plot(out / "win_rates.png")

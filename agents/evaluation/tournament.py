@@ -7,11 +7,20 @@
     print(result.table())          # Markdown table
     result.save("eval_out")        # results.csv, results.json, games.csv, table.md, win_rates.png
 
-**Seating.** With ``k`` agents in an ``n``-player game the *line-ups* are every ordered
-choice of ``n`` distinct agents (all seat permutations when ``k == n``); with fewer agents
-than seats the line-ups are the ``n`` rotations of the agents repeated to fill the table.
+**Seating.** By default (``seating="one_per_seat"``, as ``moon-envs eval --agents``) every
+agent has a seat: ``k`` agents play ``k``-player games (``num_players`` in ``env_params``
+must then be ``k``), and the line-ups are every order of the agents round the table
+(``k!``). With ``seating="round_robin"`` the player count is ``env_params``' (or the
+env's default) and, with ``k`` agents at ``n`` seats, the line-ups are every ordered choice
+of ``n`` distinct agents when ``k >= n``, else the ``n`` rotations of the agents repeated
+to fill the table (a learner against one opponent in a 4-player game sits in two seats).
 Game ``g`` uses line-up ``g mod #line-ups`` and env seed ``seed + g``, so seats are
-rotated evenly and a tournament is reproducible.
+rotated evenly and a tournament is reproducible. The result states the player count,
+the rule and each agent's games in each seat.
+
+**Env parameters.** Trained agents bring the parameters they were trained with
+(:mod:`moon_agents.seating`): those not in ``env_params`` are set, with a note in
+``result.notes``; a conflicting one is refused.
 
 **Win rate.** An agent scores 1 for a game it wins alone, ``1/w`` for a win shared by
 ``w`` seats, 0 for a loss; its win rate is the mean over its games, with a Wilson 95%
@@ -41,6 +50,7 @@ from moon_agents.evaluation.results import (
     TournamentResult,
     pairwise_results,
 )
+from moon_agents.seating import setup_game
 from moon_envs.core.game import ConfigError
 
 __all__ = [
@@ -54,12 +64,17 @@ __all__ = [
     "lineups",
     "pairwise_results",
     "play_game",
+    "seating_text",
     "tournament",
     "wilson_interval",
 ]
 
 
 # ---- playing ----------------------------------------------------------------------------------
+
+
+SEATINGS = ("one_per_seat", "round_robin")
+"""How a tournament seats its agents (see the module docstring)."""
 
 
 def lineups(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
@@ -107,6 +122,25 @@ def play_game(
     return [float(s) for s in state.scores()], list(state.winners()), steps
 
 
+def seating_text(rule: str, num_agents: int, num_seats: int) -> str:
+    """How the agents of a tournament sit, in words (see the module docstring)."""
+    m = len(lineups(num_agents, num_seats))
+    if rule == "one_per_seat":
+        return (
+            f"one agent per seat, seats rotated: game g plays seat order g mod {m} of all "
+            f"{m} orders of the {num_agents} agents"
+        )
+    if num_agents >= num_seats:
+        return (
+            f"{num_seats} of the {num_agents} agents a game, seats rotated: game g plays "
+            f"line-up g mod {m} of all {m} ordered choices"
+        )
+    return (
+        f"the {num_agents} agents repeated round the table of {num_seats}, seats rotated: "
+        f"game g plays rotation g mod {m}"
+    )
+
+
 def build_agents(specs: Sequence[Any], game: str, seed: int = 0) -> tuple[list[Any], list[str]]:
     """Agents from specs (strings for :func:`moon_agents.zoo.make_agent`, or agent objects).
 
@@ -135,30 +169,54 @@ def tournament(
     out_dir: str | Path | None = None,
     progress: bool = False,
     prior_ties: float = 1.0,
+    seating: str = "one_per_seat",
+    note: Callable[[str], None] | None = None,
+    fixed_env: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``env_id`` between ``agent_specs``, seats rotated.
 
     Args:
         env_id: a registered id (``moon_envs.list_envs()``).
         agent_specs: at least two agents: specs such as ``"random"``, ``"greedy"``,
-            ``"ppo:PATH"``, or objects with ``act(view)``.
+            ``"ppo:PATH"``, or objects with ``act(view)``; one per seat (their number is
+            the player count) unless ``seating="round_robin"``.
         games: number of games (use a multiple of the number of line-ups for exact balance).
         seed: game ``g`` is played with env seed ``seed + g``; agents are seeded from it too.
-        env_params: parameters for ``moon_envs.make``.
+        env_params: parameters for ``moon_envs.make``; trained agents add those they need.
         out_dir: if given, :meth:`TournamentResult.save` writes the results there.
         progress: show a tqdm progress bar (if tqdm is installed and stderr is a terminal).
+        seating: ``"one_per_seat"`` or ``"round_robin"`` (see the module docstring).
+        note: called with each note on parameters set for trained agents, before any game
+            (the notes are also in ``result.notes``).
+        fixed_env: for a game that must stay as ``env_params`` make it, what it is (``"the
+            training env"``): a trained agent needing other parameters is then refused.
     """
-    from moon_envs import make
-
+    if seating not in SEATINGS:
+        raise ConfigError(f"seating={seating!r} is not allowed; allowed: {list(SEATINGS)}")
     if len(agent_specs) < 2:
         raise ConfigError(f"a tournament needs at least 2 agents, got {len(agent_specs)}")
     if games < 1:
         raise ConfigError(f"games={games} is out of range; allowed: 1..")
-    params = dict(env_params or {})
-    env = make(env_id, **params)
-    game_name = env.game.spec.name
-    agents, names = build_agents(agent_specs, game_name, seed=seed)
-    ups = lineups(len(agents), env.game.spec.num_players)
+    k = len(agent_specs)
+    names: list[str] = []
+
+    def build(game: str) -> list[Any]:
+        built, unique = build_agents(agent_specs, game, seed=seed)
+        names.extend(unique)
+        return built
+
+    setup = setup_game(
+        env_id,
+        env_params,
+        build,
+        seats=k if seating == "one_per_seat" else None,
+        seats_text=f"{k} agents named",
+        fixed_env=fixed_env,
+    )
+    env, agents = setup.env, setup.agents
+    for line in setup.notes if note else ():
+        note(line)
+    ups = lineups(len(agents), setup.num_players)
     records = []
     it: Any = range(games)
     if progress:
@@ -180,7 +238,14 @@ def tournament(
         )
     env.close()
     result = TournamentResult.from_games(
-        env_id, names, records, params, seed, prior_ties=prior_ties
+        env_id,
+        names,
+        records,
+        setup.params,
+        seed,
+        prior_ties=prior_ties,
+        seating=seating_text(seating, len(agents), setup.num_players),
+        notes=setup.notes,
     )
     if out_dir is not None:
         result.save(out_dir)
@@ -194,9 +259,20 @@ def evaluate_against(
     games: int,
     seed: int = 0,
     env_params: dict[str, Any] | None = None,
+    fixed_env: str | None = None,
 ) -> tuple[float, float, float]:
-    """``agent``'s win rate and Wilson 95% interval against ``opponent`` (seats rotated)."""
-    result = tournament(env_id, [agent, opponent], games, seed=seed, env_params=env_params)
+    """``agent``'s win rate and Wilson 95% interval against ``opponent`` (seats rotated;
+    in a game of more than 2 players the two agents alternate round the table,
+    ``seating="round_robin"``; ``fixed_env`` as in :func:`tournament`)."""
+    result = tournament(
+        env_id,
+        [agent, opponent],
+        games,
+        seed=seed,
+        env_params=env_params,
+        seating="round_robin",
+        fixed_env=fixed_env,
+    )
     name = result.agents[0]
     lo, hi = result.stats[name].ci
     return result.win_rate(name), lo, hi
@@ -207,7 +283,8 @@ def evaluate_learner(
 ) -> dict[str, tuple[float, float, float]]:
     """A trainer's evaluation: the learner's win rate and Wilson 95% interval against each
     of ``cfg.eval.opponents`` (``cfg.eval.games`` games, seats rotated, the run's
-    evaluation seed), keyed by ``name_of(spec)``."""
+    evaluation seed), keyed by ``name_of(spec)``. The games are the training env's: an
+    opponent trained with other parameters is refused, not given its own."""
     return {
         name_of(spec): evaluate_against(
             cfg.env.id,
@@ -216,6 +293,7 @@ def evaluate_learner(
             cfg.eval.games,
             seed=cfg.seed + 1_000_003,
             env_params=cfg.env.params,
+            fixed_env="the training env",
         )
         for spec in cfg.eval.opponents
     }

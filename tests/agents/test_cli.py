@@ -79,11 +79,13 @@ def test_a_game_nobody_wins_says_none() -> None:
 
 
 def test_play_three_players_with_params() -> None:
-    code, out = run(
-        ["play", "jupiter_v0", "--agents", "greedy", "--param", "num_players=3", "--render", "none"]
-    )
+    argv = ["play", "jupiter_v0", "--agents", "greedy", "random", "greedy", "--render", "none"]
+    code, out = run([*argv, "--param", "num_players=3"])  # agreeing with the 3 agents
     assert code == 0
     assert "player_2 (greedy)" in out and "final scores:" in out
+    # without --agents every seat plays random, at num_players
+    code, out = run(["play", "jupiter_v0", "--param", "num_players=3", "--render", "none"])
+    assert code == 0 and "player_2 (random)" in out
 
 
 def test_play_human_from_fake_stdin() -> None:
@@ -115,16 +117,40 @@ def test_play_human_quits_and_eof() -> None:
             ["play", "jupiter_v0", "--agents", "bogus", "random"],
             "allowed: ['greedy', 'heuristic', 'mcts', 'random', 'trained', 'trained-ppo']",
         ),
-        (["play", "jupiter_v0", "--agents", *["random"] * 5], "cannot seat them"),
+        (
+            ["play", "jupiter_v0", "--agents", *["random"] * 5],
+            "5 agents named (one per seat), but jupiter_v0 seats 2..4 players; name 2..4 agents",
+        ),
+        (
+            ["play", "jupiter_v0", "--agents", "random"],
+            "1 agent named (one per seat), but jupiter_v0 seats 2..4 players",
+        ),
         (
             ["play", "jupiter_v0", "--agents", "random", "random", "--param", "num_players=3"],
-            "needs 3 agents",
+            "2 agents named (one per seat), but num_players=3 was given: name 3 agents",
+        ),
+        (
+            [
+                "play",
+                "jupiter_v0",
+                "--agents",
+                "random",
+                "--human",
+                "0",
+                "--param",
+                "num_players=3",
+            ],
+            "name 2 agents besides --human",
+        ),
+        (
+            ["eval", "moonstar_v1", "--agents", *["random"] * 9],
+            "but moonstar_v1 seats 2..8 players; name 2..8 agents",
         ),
         (["play", "jupiter_v0", "--param", "num_players=9"], "num_players=9"),
         (["play", "jupiter_v0", "--param", "colour=red"], "valid parameters"),
         (["play", "jupiter_v0", "--param", "oops"], "KEY=VALUE"),
         (["play", "jupiter_v0", "--human", "5"], "allowed: 0..1"),
-        (["eval", "jupiter_v0", "--agents", "random"], "at least two agents"),
+        (["eval", "jupiter_v0", "--agents", "random"], "at least two agents, one per seat"),
         (["eval", "jupiter_v0", "--agents", "random", "ppo:/no/such.zip"], "does not exist"),
         (["bench", "nope_v0", "--seconds", "0.1"], "registered ids"),
         (["frobnicate"], "invalid choice"),
@@ -156,7 +182,12 @@ def test_eval_writes_table_and_files(tmp_path: Path) -> None:
         ]
     )
     assert code == 0
-    assert out.startswith("| Agent | Games |") and "| greedy | 20 |" in out
+    head = out.splitlines()
+    assert head[0] == "jupiter_v0 {'num_players': 2}: 2 players, 20 games, seats rotated, seed 0"
+    assert head[1].startswith("Seating: one agent per seat, seats rotated")
+    assert head[2] == "Game 0: seat 0 random, seat 1 greedy."
+    assert head[3] == "Games in seats 0/1: random 10/10; greedy 10/10."
+    assert "| Agent | Games |" in out and "| greedy | 20 |" in out
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["num_games"] == 20
     assert (tmp_path / "win_rates.png").is_file()
@@ -235,7 +266,7 @@ def test_bench_without_connect_four_says_how_to_install(monkeypatch: pytest.Monk
 
 def test_play_human_does_not_see_sealed_side_bets() -> None:
     # Game 11: side bets are sealed; the person at seat 0 sees that others bet, not how
-    argv = ["play", "moonstar_v1", "--agents", "random", "--human", "0", "--seed", "2"]
+    argv = ["play", "moonstar_v1", "--agents", "random", "random", "--human", "0", "--seed", "2"]
     argv += ["--param", "game=11", "--param", "num_players=3", "--param", "max_rounds=3"]
     code, out = run(argv, stdin=CyclingInput(189))
     assert code == 0 and "final scores:" in out
@@ -243,8 +274,8 @@ def test_play_human_does_not_see_sealed_side_bets() -> None:
     assert any(ln.endswith(": a sealed side bet") for ln in others)
     assert not any("side bet " in ln and " on " in ln for ln in others)
     # a spectator (no --human) sees every bet
-    code, out = run(["play", "moonstar_v1", "--agents", "random", "--seed", "2", "--render",
-                     "none", "--param", "game=11", "--param", "num_players=3",
+    code, out = run(["play", "moonstar_v1", "--agents", "random", "random", "random", "--seed",
+                     "2", "--render", "none", "--param", "game=11", "--param", "num_players=3",
                      "--param", "max_rounds=3"])  # fmt: skip
     assert code == 0 and "sealed" not in out and " of score on " in out
 
@@ -310,8 +341,8 @@ def test_list_env_gives_the_allowed_values_of_every_int_and_bool_parameter() -> 
 
 
 def test_moonstar_planets_param_as_a_list() -> None:
-    code, out = run(["play", "moonstar_v1", "--agents", "random", "--seed", "0", "--render",
-                     "none", "--param", "planets=[3,5,8]", "--param", "num_players=2",
+    code, out = run(["play", "moonstar_v1", "--agents", "random", "random", "--seed", "0",
+                     "--render", "none", "--param", "planets=[3,5,8]", "--param", "num_players=2",
                      "--param", "max_rounds=1"])  # fmt: skip
     assert code == 0 and "final scores:" in out
 

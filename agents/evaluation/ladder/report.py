@@ -57,6 +57,7 @@ class LadderResult:
     pairings: list[Pairing] = field(default_factory=list)
     elo: dict[str, float] = field(default_factory=dict)
     ms_per_move: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # env parameters set for trained agents
 
     @classmethod
     def build(
@@ -99,6 +100,22 @@ class LadderResult:
         )
 
     # ---- views ---------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        """Seats per game."""
+        return next((len(r[0].seats) for r in self.games.values() if r), 2)
+
+    def seating(self) -> str:
+        """Who sat where, in words (see :mod:`moon_agents.evaluation.ladder.run`)."""
+        n = self.num_players
+        if n == 2:
+            how = "the two agents of a pairing swap seats every game (the first named sits "
+            how += "in seat 0 in even games)"
+        else:
+            how = f"the two agents of a pairing alternate round the table of {n} seats, the "
+            how += "order rotated by one seat per game"
+        return f"{n} players; {how}"
+
     def ranking(self) -> list[str]:
         """Agent labels, highest Elo first."""
         return sorted(self.specs, key=lambda n: -self.elo[n])
@@ -159,6 +176,9 @@ class LadderResult:
         return {
             "env_id": self.env_id,
             "env_params": self.env_params,
+            "num_players": self.num_players,
+            "seating": self.seating(),
+            "notes": list(self.notes),
             "seed": self.seed,
             "games_per_pairing": self.games_per_pairing,
             "agents": [
@@ -198,7 +218,8 @@ class LadderResult:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         title = f"# {self.env_id} ladder: {self.games_per_pairing} games per pairing\n\n"
-        (out / "ladder.md").write_text(title + self.markdown() + "\n")
+        seating = f"{self.seating()}.\n\n"
+        (out / "ladder.md").write_text(title + seating + self.markdown() + "\n")
         (out / "ladder.json").write_text(json.dumps(self.to_json(), indent=2) + "\n")
         with open(out / "games.csv", "w", newline="") as f:
             w = csv.writer(f)

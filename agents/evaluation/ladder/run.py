@@ -45,6 +45,7 @@ from moon_agents.evaluation.ladder.report import LadderResult
 from moon_agents.evaluation.results import GameRecord
 from moon_agents.evaluation.tournament import lineups, play_game
 from moon_agents.paths import claim_output_folder
+from moon_agents.seating import setup_game
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -196,6 +197,7 @@ def run_ladder(
     workers: int = 1,
     fresh: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> LadderResult:
     """Play every pairing of ``agents`` (``label -> agent spec``) ``games`` times.
 
@@ -204,26 +206,33 @@ def run_ladder(
         agents: at least two agents, labelled (labels name them in tables and files).
         games: games per pairing (500 for the published ladders).
         seed: game ``i`` of each pairing uses env seed ``seed + i``.
-        env_params: parameters for ``moon_envs.make``.
+        env_params: parameters for ``moon_envs.make``; trained agents add those they were
+            trained with (:mod:`moon_agents.seating`; ``result.notes`` says which).
         out_dir: where pairings are cached and the results written (``None``: nowhere).
         workers: processes playing chunks side by side (the results do not depend on it).
         fresh: ignore cached pairings.
         progress: called with ``(chunks done, chunks in all)`` after every chunk.
+        note: called with each note on parameters set for trained agents, before any game.
     """
     from moon_agents.zoo import make_agent
-    from moon_envs import make
 
     if not isinstance(games, int) or games < 1:
         raise ConfigError(f"games={quote(games)} is not allowed; allowed: an integer >= 1")
     if not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers={quote(workers)} is not allowed; allowed: an integer >= 1")
-    params = dict(env_params or {})
     pairs_of = check_agents(agents)
-    env = make(env_id, **params)  # bad ids and parameters fail here, before any game
-    game = env.game.spec.name
-    env.close()
-    for label, spec in pairs_of:  # so do bad specs and unreadable models
-        make_agent(spec, game, seed=0, name=label)
+    # bad ids, parameters, specs and unreadable models fail here, before any game; the
+    # parameters trained agents need are added (or refused when they conflict)
+    setup = setup_game(
+        env_id,
+        env_params,
+        lambda game: [make_agent(spec, game, seed=0, name=label) for label, spec in pairs_of],
+    )
+    params = setup.params
+    game = setup.env.game.spec.name
+    setup.env.close()
+    for line in setup.notes if note else ():
+        note(line)
     if out_dir is not None:  # a folder of the user's is never written into
         out_dir = claim_output_folder("out_dir", str(out_dir), "ladder")
     cache_dir = Path(out_dir) / "pairings" if out_dir is not None else None
@@ -261,6 +270,7 @@ def run_ladder(
     _run_chunks(env_id, params, seed, todo, workers, finished, progress)
     results = {(a[0], b[0]): results[(a[0], b[0])] for a, b in pairs}  # in pairing order
     result = LadderResult.build(env_id, params, seed, games, pairs_of, results)
+    result.notes = list(setup.notes)
     if out_dir is not None:
         result.save(out_dir)
     return result

@@ -10,6 +10,11 @@ The trainer writes the learner's weights as a plain directory (no pickle)::
 weights with ``torch.load(weights_only=True)``, so a checkpoint a user hands over is never
 unpickled. The agent plays greedily (arg-max over legal actions) or, with ``deterministic=False``,
 samples from the masked distribution.
+
+``model.json`` names the env and the parameters it was trained with:
+:meth:`RllibAgent.env_params` gives them to ``moon-envs play``/``eval``/``ladder`` and
+tournaments, which set those the user did not give (:mod:`moon_agents.seating`); a game
+built by hand without them is refused at ``reset``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from moon_agents.base import AgentView, legal_actions
+from moon_agents.base import AgentView, EnvParams, check_env_params, legal_actions
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -204,6 +209,14 @@ class RllibAgent:
         module.load_state_dict(state_dict, strict=False)
         module.eval()
         return cls(module, meta, **kwargs)
+
+    def env_params(self) -> EnvParams:
+        """The env id and parameters of ``model.json`` (what it was trained with)."""
+        return EnvParams(self.meta["env_id"], dict(self.meta.get("params") or {}))
+
+    def reset(self, game: Any, seat: int) -> None:
+        """Refuse a game without the parameters it was trained with."""
+        check_env_params(self.name, self.env_params(), game)
 
     def masked_logits(self, view: AgentView) -> np.ndarray:
         import torch
