@@ -20,7 +20,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from moon_agents.evaluation.tournament import tournament
     from moon_agents.seating import allowed_player_counts, counts_text
 
-    params = parse_params(args.param)
+    params = parse_params(args.param, args.env)
     if len(args.agents) < 2:
         allowed = [n for n in allowed_player_counts(args.env, params) if n >= 2]
         raise UsageError(

@@ -62,7 +62,7 @@ def ladder_agents(env_id: str, args: argparse.Namespace) -> tuple[dict[str, str]
         if unknown:
             raise UsageError(f"--only {unknown}: no such agent; allowed: {sorted(agents)}")
         agents = {label: agents[label] for label in args.only}
-    params.update(parse_params(args.param))
+    params.update(parse_params(args.param, env_id))
     return agents, params
 
 

@@ -26,7 +26,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from moon_agents.seating import setup_game
     from moon_agents.zoo import make_agent
 
-    params = parse_params(args.param)
+    params = parse_params(args.param, args.env)
     render = args.render
     specs = list(args.agents or [])
     human = args.human is not None

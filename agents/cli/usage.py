@@ -88,12 +88,37 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
-    """``["num_players=3", "planets=[3,5,8]"]`` -> ``{"num_players": 3, "planets": [3, 5, 8]}``."""
+def parse_params(items: Sequence[str] | None, env_id: str | None = None) -> dict[str, Any]:
+    """``["num_players=3", "planets=[3,5,8]"]`` -> ``{"num_players": 3, "planets": [3, 5, 8]}``.
+
+    With ``env_id``, a parameter whose default is text keeps the text typed: Star Master's
+    ``memory=none`` is the mode ``"none"``, not Python's None."""
+    text_params = _text_params(env_id) if env_id else set()
     out: dict[str, Any] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise UsageError(f"--param expects KEY=VALUE, got {item!r}")
-        out[key.strip()] = parse_value(value)
+        key = key.strip()
+        out[key] = value.strip() if key in text_params else parse_value(value)
+    return out
+
+
+def _text_params(env_id: str) -> set[str]:
+    """The parameters of ``env_id``'s game config whose default is a string (none for an
+    unknown id: the env's own check names the allowed ids)."""
+    import dataclasses
+
+    import moon_envs
+
+    try:
+        entry = moon_envs.get_entry(env_id)
+        config_class = entry.env_class().game_class.config_class
+    except Exception:  # an unknown env id is reported where the env is made
+        return set()
+    out = set()
+    for f in dataclasses.fields(config_class):
+        default = entry.defaults.get(f.name, f.default)
+        if isinstance(default, str):
+            out.add(f.name)
     return out

@@ -390,3 +390,16 @@ def test_train_interrupted_on_cuda_less_machine(
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["interrupted"] is True and summary["device"] == "cpu"
     assert (run_dir / "model.zip").is_file()
+
+
+def test_a_text_parameter_keeps_the_word_typed() -> None:
+    """``memory=none`` is Star Master's mode "none", not Python's None; a parameter that
+    takes None (Moon Harvesters' ``rows``) still reads ``none`` as None."""
+    from moon_agents.cli.usage import parse_params
+
+    params = parse_params(["memory=none", "num_players=2", "race_winner=first"], "star_master_v0")
+    assert params == {"memory": "none", "num_players": 2, "race_winner": "first"}
+    assert parse_params(["rows=none"], "moon_harvesters_v0") == {"rows": None}
+    argv = ["play", "star_master_v0", "--agents", "random", "random", "--render", "none"]
+    code, out = run([*argv, "--param", "memory=none", "--param", "max_turns=4"])
+    assert code == 0, out
