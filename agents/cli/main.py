@@ -96,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("--gif", metavar="PATH", help="write an animated GIF of the game (Pillow)")
     pl.add_argument(
+        "--gif-ms",
+        type=int,
+        metavar="MS",
+        help="with --gif: each frame's time, 20..10000 ms (default: 700 for a short game, "
+        "less for a long one, down to 150)",
+    )
+    pl.add_argument(
         "--html", metavar="PATH", help="write a self-contained HTML replay (SVG board per step)"
     )
 

@@ -66,10 +66,17 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     for note in setup.notes:
         print(note, file=sys.stderr)
     recorder = None
+    if args.gif_ms is not None and not args.gif:
+        raise UsageError("--gif-ms sets the frame time of --gif PATH: give both, or neither")
     if args.gif or args.html:
         from moon_agents.play.replay import Recorder
 
-        recorder = Recorder(env, gif=args.gif, html=args.html, title=args.env)
+        try:
+            recorder = Recorder(
+                env, gif=args.gif, html=args.html, title=args.env, gif_ms=args.gif_ms
+            )
+        except ValueError as exc:
+            raise UsageError(f"--gif-ms: {exc}") from None
     agents: list[Any] = []
     it = iter(built)
     for seat in range(n):

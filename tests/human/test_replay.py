@@ -202,3 +202,36 @@ def test_every_picture_has_an_svg_twin(env_id: str) -> None:
     texts = [t.text for t in root.iter(f"{ns}text")]
     assert any("TO MOVE" in (t or "") for t in texts)  # the status line, as text
     assert len(list(root.iter(f"{ns}rect"))) > 10
+
+
+def test_gif_frame_time_is_sized_to_the_game_or_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """700 ms a frame for a short game, less for a long one (down to 150 ms); ``--gif-ms``
+    sets it; a bad value or ``--gif-ms`` without ``--gif`` is refused before the game."""
+    pytest.importorskip("PIL", reason="GIFs need Pillow (the render extra)")
+    from PIL import Image
+
+    from moon_agents.play.replay.gif import frame_ms
+
+    assert frame_ms(20) == 700 and frame_ms(100) == 450 and frame_ms(406) == 150
+    assert frame_ms(406, 90) == 90
+    for bad in (5, 20_000, 1.5, True):
+        with pytest.raises(ValueError, match="gif frame time"):
+            frame_ms(10, bad)
+    _, gif, _ = _play(tmp_path, "jupiter_v0", "--gif-ms", "120")
+    with Image.open(gif) as im:
+        durations = []
+        for i in range(im.n_frames):
+            im.seek(i)
+            durations.append(im.info["duration"])
+    assert durations[:-1] == [120] * (len(durations) - 1) and durations[-1] == 480
+    for extra, message in (
+        (["--gif", str(tmp_path / "x.gif"), "--gif-ms", "5"], "allowed: 20..10000"),
+        (["--gif-ms", "100"], "--gif-ms sets the frame time of --gif PATH"),
+    ):
+        capsys.readouterr()
+        code = main(["play", "jupiter_v0", "--render", "none", *extra], stdout=io.StringIO())
+        err = capsys.readouterr().err
+        assert code == 2 and message in err, err
+    assert not (tmp_path / "x.gif").exists()

@@ -55,15 +55,24 @@ class Recorder:
         gif: path of the animated GIF to write (needs Pillow), or ``None``.
         html: path of the self-contained HTML replay to write, or ``None``.
         title: the replay's title.
+        gif_ms: each GIF frame's time in ms; ``None`` sizes it to the game
+            (:func:`moon_agents.play.replay.gif.frame_ms`).
     """
 
     def __init__(
-        self, env: Any, gif: str | None = None, html: str | None = None, title: str = ""
+        self,
+        env: Any,
+        gif: str | None = None,
+        html: str | None = None,
+        title: str = "",
+        gif_ms: int | None = None,
     ) -> None:
         if gif:
-            from moon_agents.play.replay.gif import require_pillow
+            from moon_agents.play.replay.gif import frame_ms, require_pillow
 
             require_pillow()  # fail before the game, not after it
+            frame_ms(1, gif_ms)  # and refuse a bad frame time before it too
+        self.gif_ms = gif_ms
         self.env = env
         self.gif = gif
         self.html = html
@@ -85,7 +94,7 @@ class Recorder:
         if self.gif:
             from moon_agents.play.replay.gif import write_gif
 
-            write_gif(self.steps, self.gif)
+            write_gif(self.steps, self.gif, self.gif_ms)
             written.append(str(Path(self.gif)))
         if self.html:
             from moon_agents.play.replay.html import write_html
