@@ -41,6 +41,7 @@ class, metadata and renderer. The adapter provides, for all of them:
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -74,6 +75,37 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 ENV_PARAMS = ("render_mode", "render_seat", "reward_mode", "illegal_action")
 """Parameters taken by the adapter itself; every other keyword goes to the game."""
+
+
+def _draw(outcomes: list[tuple[int, float]], u: float) -> int:
+    """The outcome a uniform ``u`` in [0, 1) picks: the first whose running sum of
+    probabilities exceeds ``u`` (the last if rounding leaves none). A long list seen again
+    (one the game shares, as Moonstar's roll) is searched by bisection on its running sums,
+    kept; a list made afresh each time is scanned."""
+    if len(outcomes) > 32:
+        kept = _RUNNING_SUMS.get(id(outcomes))
+        if kept is not None and kept[0] is outcomes:
+            sums = kept[1]
+            if sums is None:  # seen twice: worth the sums
+                acc, sums = 0.0, []
+                for _, p in outcomes:
+                    acc += p
+                    sums.append(acc)
+                _RUNNING_SUMS[id(outcomes)] = (outcomes, sums)
+            i = bisect.bisect_right(sums, u)
+            return outcomes[i if i < len(outcomes) else -1][0]
+        if len(_RUNNING_SUMS) >= 64:  # lists made afresh are not kept for long
+            _RUNNING_SUMS.clear()
+        _RUNNING_SUMS[id(outcomes)] = (outcomes, None)
+    acc = 0.0
+    for o, p in outcomes:
+        acc += p
+        if u < acc:
+            return o
+    return outcomes[-1][0]
+
+
+_RUNNING_SUMS: dict[int, tuple[list, list[float] | None]] = {}  # id -> (list, running sums)
 
 
 class _SetByReset:
@@ -201,11 +233,11 @@ class MoonAECEnv(EnvSnapshots, EnvRender, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        gained = self._resolve_chance()
+        gained, player = self._resolve_chance()
         if self.reward_mode == "score" and gained is not None:
             for a, r in zip(self.agents, gained):
                 self._cumulative_rewards[a] = float(r)
-        self._after_transition(mover_seat=-1)
+        self._after_transition(-1, player)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done).
@@ -245,14 +277,16 @@ class MoonAECEnv(EnvSnapshots, EnvRender, AECEnv):
             raise IllegalActionError(f"{agent}: {err}") from None
         self._cumulative_rewards[agent] = 0.0
         r = state._rewards_or_none(self.reward_mode)
-        more = self._resolve_chance()
-        if more is not None:
-            r = more if r is None else r + more
+        player = state._current_player()
+        if player == CHANCE:
+            more, player = self._resolve_chance()
+            if more is not None:
+                r = more if r is None else r + more
         if r is None:  # all zero: nothing to accumulate
             self.rewards = dict.fromkeys(self.possible_agents, 0.0)
         else:
             self.rewards = dict(zip(self.possible_agents, r.tolist()))
-        self._after_transition(mover_seat=seat)
+        self._after_transition(seat, player)
         if r is not None:
             self._accumulate_rewards()
 
@@ -265,32 +299,25 @@ class MoonAECEnv(EnvSnapshots, EnvRender, AECEnv):
         self.rewards[agent] = -1.0
         self._accumulate_rewards()
 
-    def _resolve_chance(self) -> np.ndarray | None:
+    def _resolve_chance(self) -> tuple[np.ndarray | None, int]:
         """Sample chance nodes until a player is to move or the game ends.
 
-        Returns the summed rewards of the chance steps, or None if there were none.
+        Returns the summed rewards of the chance steps (None if there were none) and the
+        player to move then (a seat or :data:`TERMINAL`).
         """
         state = self.game_state
         total = None
-        while state._current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            u = self.np_random.random()
-            acc = 0.0
-            choice = outcomes[-1][0]
-            for o, p in outcomes:
-                acc += p
-                if u < acc:
-                    choice = o
-                    break
-            state.apply_chance_outcome(choice)
+        while (player := state._current_player()) == CHANCE:
+            state.apply_chance_outcome(_draw(state._chance_outcomes(), self.np_random.random()))
             r = state._rewards_or_none(self.reward_mode)
             if r is not None:
                 total = r if total is None else total + r
-        return total
+        return total, player
 
-    def _after_transition(self, mover_seat: int) -> None:
+    def _after_transition(self, mover_seat: int, player: int) -> None:
+        """Infos, terminations and the next agent after a step by ``mover_seat`` (-1: the
+        reset) that left ``player`` to move."""
         state = self.game_state
-        player = state._current_player()
         if not self._per_seat_info:  # the same info for every seat
             info = state.info()
             if info:

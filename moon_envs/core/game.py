@@ -121,6 +121,10 @@ class Game(ABC):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
 
+    def __deepcopy__(self, memo: dict) -> Game:
+        """The game itself: it is immutable, so copies of envs and states share it."""
+        return self
+
 
 # ----------------------------------------------------------------------------------------
 # State
@@ -146,9 +150,7 @@ class State(PositionData, ABC):
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        # scores before the last applied action (None: nothing applied yet); the score
-        # reward is computed from it only when asked for
-        self._scores_before: np.ndarray | None = None
+        self._scores_record: tuple | np.ndarray | None = None  # see _scores_before
         self._last_win_delta: np.ndarray | None = None  # set only by the game-ending action
         self.move_number = 0  # player actions applied so far
 
@@ -187,6 +189,7 @@ class State(PositionData, ABC):
         """Winning seats; only called at a terminal state."""
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance node's outcomes; may be a list the game shares (never written)."""
         raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
 
     def _is_chance_outcome(self, outcome: int) -> bool:
@@ -223,7 +226,7 @@ class State(PositionData, ABC):
         """``(outcome, probability)`` pairs at a chance node; ``[]`` elsewhere."""
         if self._current_player() != CHANCE:
             return []
-        return self._chance_outcomes()
+        return list(self._chance_outcomes())
 
     def apply_action(self, action: int) -> None:
         """Apply a player action or a chance outcome.
@@ -233,31 +236,36 @@ class State(PositionData, ABC):
         """
         player = self._current_player()
         a = action if type(action) is int else action_index(action, self.game.spec.num_actions)
-        if player == TERMINAL:
-            raise IllegalActionError(f"the game is over; action {quote(a)} cannot be applied")
-        if player == CHANCE:
+        if player >= 0:
+            if not self._is_legal(a):
+                legal = np.flatnonzero(self._legal_mask()).tolist()
+                shown = legal if len(legal) <= 200 else [*legal[:200], "..."]
+                raise IllegalActionError(
+                    f"action {quote(a)} ({self._describe(a)}) is illegal for player {player}; "
+                    f"legal actions: {shown}"
+                )
+        elif player == CHANCE:
             if not self._is_chance_outcome(a):
                 outcomes = [o for o, _ in self._chance_outcomes()]
                 shown = outcomes if len(outcomes) <= 50 else [*outcomes[:50], "..."]
                 raise IllegalActionError(
                     f"chance outcome {quote(a)} is not possible here; possible outcomes: {shown}"
                 )
-        elif not self._is_legal(a):
-            legal = np.flatnonzero(self._legal_mask()).tolist()
-            shown = legal if len(legal) <= 200 else [*legal[:200], "..."]
-            raise IllegalActionError(
-                f"action {quote(a)} ({self._describe(a)}) is illegal for player {player}; "
-                f"legal actions: {shown}"
-            )
+        else:
+            raise IllegalActionError(f"the game is over; action {quote(a)} cannot be applied")
         self._apply_checked(a, player)
 
     def apply_chance_outcome(self, outcome: int) -> None:
         """Apply an outcome taken from :meth:`chance_outcomes` without re-checking it
         (for samplers that drew it from that very list)."""
-        self._apply_checked(int(outcome), CHANCE)
+        self._apply_checked(outcome if type(outcome) is int else int(outcome), CHANCE)
 
     def _apply_checked(self, a: int, player: int) -> None:
-        self._scores_before = np.array(self._scores(), dtype=np.float64)
+        s = self._scores()  # recorded for the score reward (see _scores_before)
+        try:
+            self._scores_record = tuple(s.tolist())  # numpy or Python array
+        except AttributeError:  # a list or tuple
+            self._scores_record = tuple(s)
         self._apply(a)
         if player >= 0:
             self.move_number += 1
@@ -303,14 +311,12 @@ class State(PositionData, ABC):
                 f"reward_mode={quote(mode)} is not allowed; allowed values: {list(REWARD_MODES)}"
             )
         n = self.game.spec.num_players
-        out = np.zeros(n, dtype=np.float64)
-        if not self.is_terminal():
-            return out
-        win = self._winners()
-        if 0 < len(win) < n:
-            out[:] = -1.0 / (n - len(win))
-            out[list(win)] = 1.0 / len(win)
-        return out
+        win = self._winners() if self._current_player() == TERMINAL else ()
+        if not 0 < len(win) < n:
+            return np.zeros(n, dtype=np.float64)
+        won, lost = 1.0 / len(win), -1.0 / (n - len(win))
+        winners = set(win)
+        return np.array([won if s in winners else lost for s in range(n)], dtype=np.float64)
 
     def rewards(self, mode: str = "win") -> np.ndarray:
         """Per-seat reward produced by the last :meth:`apply_action` (player or chance)."""

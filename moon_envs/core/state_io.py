@@ -4,6 +4,8 @@ position as data.
 :class:`PositionData` is a mixin of :class:`moon_envs.core.game.State`: ``clone()``,
 ``copy``/``deepcopy``, ``to_dict()`` / ``from_dict()`` (JSON snapshots, safe on untrusted
 data: see :mod:`moon_envs.core.snapshot`), ``validate()`` and equality by snapshot.
+Beside it, for the games' rules: :class:`ArrayField` (an array field kept as a Python
+``array.array``, shown as numpy), :func:`fill` and :func:`new_array`.
 
 This module sits below :mod:`moon_envs.core.game`: it knows a game only through
 :class:`GameLike` (what a position needs of its rules) and asks the state class for its
@@ -12,8 +14,9 @@ game class through :meth:`PositionData._game_class`, which ``State`` implements.
 
 from __future__ import annotations
 
+import array
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
@@ -26,6 +29,68 @@ from moon_envs.core.snapshot import encode as _encode
 from moon_envs.core.spec import CHANCE, TERMINAL, GameSpec
 
 S = TypeVar("S", bound="PositionData")
+
+_TYPECODES = {
+    "bool": "b",
+    "int8": "b",
+    "int16": "h",
+    "int32": "i",
+    "int64": "q",
+    "float32": "f",
+    "float64": "d",
+}
+
+
+class ArrayField:
+    """A position field of numbers kept as a flat Python ``array.array`` under ``_<name>``
+    (one entry costs far less to read or write than a numpy array's, and the whole less to
+    copy) that reads as a numpy array of ``dtype`` viewing it (of ``shape(game)`` if
+    given): writing into the view changes the position; assigning the field stores a
+    copy. Snapshots show the numpy array (see :attr:`PositionData._snapshot_names`).
+
+    The rules work on ``_<name>`` directly. Its entries are Python numbers, so arithmetic
+    on them is Python's: a ``float32`` field's entry is stored rounded to float32, but a
+    sum computed from it is a float64 one (round the addend to float32 first where the
+    result must equal numpy's float32 arithmetic)."""
+
+    def __init__(self, dtype: str, shape: Callable[[Any], tuple[int, ...]] | None = None) -> None:
+        self.dtype = np.dtype(dtype)
+        self.typecode = _TYPECODES[dtype]
+        self.shape = shape
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.store = name, "_" + name
+        owner._snapshot_names = {**owner._snapshot_names, self.store: name}
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        values = getattr(obj, self.store)
+        view = np.ndarray((len(values),), self.dtype, values)
+        return view if self.shape is None else view.reshape(self.shape(obj.game))
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        data = np.ascontiguousarray(value, dtype=self.dtype).reshape(-1).tobytes()
+        setattr(obj, self.store, array.array(self.typecode, data))
+
+
+def new_array(data: bytes, dtype: np.dtype) -> np.ndarray:
+    """A new writable 1-D numpy array of ``dtype`` holding ``data``: the cheapest way to hand
+    out an array built as bytes (a mask, an observation); ``np.frombuffer`` costs more."""
+    return np.ndarray((len(data) // dtype.itemsize,), dtype, bytearray(data))
+
+
+def fill(values: array.array, value: float, start: int = 0, stop: int | None = None) -> None:
+    """Set ``values[start:stop]`` (a Python array, e.g. an :class:`ArrayField`'s) to ``value``."""
+    stop = len(values) if stop is None else stop
+    key = (values.typecode, value, stop - start)
+    run = _RUNS.get(key)
+    if run is None:
+        run = _RUNS[key] = array.array(values.typecode, (value,)) * (stop - start)
+    values[start:stop] = run
+
+
+_RUNS: dict[tuple[str, float, int], array.array] = {}  # fill's runs of one value, kept
 
 
 class GameLike(Protocol):
@@ -44,6 +109,26 @@ class PositionData:
 
     game: GameLike
     move_number: int
+    _scores_record: tuple | np.ndarray | None
+    _snapshot_names: ClassVar[dict[str, str]] = {"_scores_record": "_scores_before"}
+    """Fields a position stores in a form cheaper to work with than its snapshot's: the
+    attribute's name → the snapshot's name for it, a property of the state that reads the
+    field in the snapshot's form and whose setter takes that form (``_scores_before``
+    below, :class:`ArrayField`)."""
+
+    @property
+    def _scores_before(self) -> np.ndarray | None:
+        """The scores before the last applied action (None: nothing applied yet), as
+        float64, for the score reward. Each action records them as a tuple (cheap to take,
+        shared by clones) in ``_scores_record``, which snapshots show as this array."""
+        record = self._scores_record
+        if type(record) is tuple:
+            return np.array(record, dtype=np.float64)
+        return record
+
+    @_scores_before.setter
+    def _scores_before(self, value: np.ndarray | None) -> None:
+        self._scores_record = value
 
     def validate(self) -> None:
         """Check a position rebuilt from untrusted data (``from_dict`` of a user's snapshot).
@@ -133,18 +218,26 @@ class PositionData:
 
     # ---- copy / serialise ----------------------------------------------------------------
     def clone(self: S) -> S:
-        """An independent copy; ``game`` is shared (it is immutable)."""
+        """An independent copy; ``game`` is shared (it is immutable).
+
+        A game's own faster ``clone`` should give the copy a new plain dict (``new.__dict__
+        = dict(self.__dict__)``, then the fields' copies), not ``self.__dict__.copy()``:
+        under CPython 3.11 reading ``__dict__`` turns a new object's attributes into a
+        "split" dict, which ``.copy()`` keeps and in which attribute access is a third
+        slower, in the copy and in every copy of it.
+        """
         new = object.__new__(type(self))
-        d = new.__dict__
+        d = {}
         for k, v in self.__dict__.items():
             if k == "game":
                 d[k] = v
-            elif isinstance(v, np.ndarray):
-                d[k] = v.copy()
+            elif isinstance(v, (np.ndarray, array.array)):
+                d[k] = v.copy() if isinstance(v, np.ndarray) else v[:]
             elif isinstance(v, (list, dict, set)):
                 d[k] = copy.deepcopy(v)
             else:
                 d[k] = v
+        new.__dict__ = d
         return new
 
     def __copy__(self: S) -> S:
@@ -157,7 +250,12 @@ class PositionData:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable snapshot: game name, config and every position field."""
-        fields = {k: _encode(v) for k, v in self.__dict__.items() if k != "game"}
+        shown = self._snapshot_names
+        fields = {
+            shown.get(k, k): _encode(getattr(self, shown[k]) if k in shown else v)
+            for k, v in self.__dict__.items()
+            if k != "game"
+        }
         return {"game": self.game.spec.name, "config": self.game.params(), "state": fields}
 
     @classmethod
@@ -193,9 +291,15 @@ class PositionData:
         expected = new.to_dict()["state"]
         check_fields("state", expected, data["state"])
         fields = _decode(data["state"], "state")
+        shown = set(new._snapshot_names.values())
+        d = new.__dict__.copy()
         for name in expected:
-            check_like(f"state.{name}", new.__dict__.get(name), fields[name])
-        new.__dict__.update(fields)
+            template = getattr(new, name) if name in shown else d.get(name)
+            check_like(f"state.{name}", template, fields[name])
+        d.update({k: v for k, v in fields.items() if k not in shown})
+        new.__dict__ = d  # a new plain dict keeps attribute access fast (see clone)
+        for name in shown:  # stored through the property, in the position's own form
+            setattr(new, name, fields[name])
         new.validate()
         return new
 
