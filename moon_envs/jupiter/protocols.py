@@ -9,6 +9,7 @@ above; the order of the modules is given in :mod:`moon_envs.jupiter.rules`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -26,13 +27,18 @@ class JupiterTables(Protocol):
     num_cells: int
     line_counts: np.ndarray
     line_cells: list[np.ndarray]
+    line_codes: list[Callable[[bytes], tuple[int, ...]]]
     face_value: np.ndarray
+    face_value_list: list[int]
     code_value: np.ndarray
     code_value_list: list[int]
     code_owner: np.ndarray
     num_channels: int
-    onehot_index: np.ndarray
-    cell_offset: np.ndarray
+    onehot_rows: list[list[bytes]]
+    tail_format: str
+    seat_orders: list[list[int]]
+    empty_table: bytes
+    no_cells: bytes
     first_player_outcomes: list[tuple[int, float]]
     face_outcomes: list[tuple[int, float]]
     obs_len: int

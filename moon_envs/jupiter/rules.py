@@ -24,6 +24,8 @@ re-exports the constants, the config and :class:`~moon_envs.jupiter.state.Jupite
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
@@ -61,6 +63,9 @@ class JupiterGame(Game):
         self.lines = same_line  # lines[c, d]: cells c and d share a row or a column
         self.line_counts = same_line.astype(np.int64)  # the same as 0/1, for sums by matmul
         self.line_cells = [np.flatnonzero(row) for row in same_line]
+        # line_codes[c](cell.tobytes()): the codes on the cells of c's row and column, as a
+        # tuple (every line has at least 6 cells, so itemgetter always returns a tuple)
+        self.line_codes = [operator.itemgetter(*row.tolist()) for row in self.line_cells]
         n = cfg.num_players
         # Cell codes (State.cell): 0 empty, 1..6 a die with that face, PROBE + s a probe of seat s.
         codes = PROBE + n
@@ -69,6 +74,7 @@ class JupiterGame(Game):
         if cfg.black_moons:
             signed[3], signed[4] = -3, -4
         self.face_value = signed[: NUM_FACES + 1]  # signed value of faces 0..6 (0 = no die)
+        self.face_value_list = self.face_value.tolist()
         self.code_value = signed  # signed die value of each cell code (0 for probes, empty)
         self.code_value_list = signed.tolist()
         self.code_owner = np.full(codes, -1, dtype=np.int8)
@@ -80,11 +86,16 @@ class JupiterGame(Game):
             lut[p, EMPTY] = n + NUM_FACES
             lut[p, 1 : NUM_FACES + 1] = n + np.arange(NUM_FACES)
             lut[p, PROBE:] = (np.arange(n) - p) % n
-        # flat index of the one-hot entry of each (observer, code, cell)
-        base = np.arange(self.num_cells) * self.num_channels
-        # onehot_index[p][c * codes + code]: where observer p's 1 goes for cell c holding code
-        self.onehot_index = (lut[:, None, :] + base[None, :, None]).reshape(n, -1)
-        self.cell_offset = np.arange(self.num_cells) * codes
+        # onehot_rows[p][code]: the float32 bytes of observer p's one-hot row of a cell
+        # holding code (the observation's board is these rows, cell by cell)
+        onehot = np.eye(self.num_channels, dtype=np.float32)
+        self.onehot_rows = [[onehot[k].tobytes() for k in lut[p]] for p in range(n)]
+        # struct format of the observation's scalar tail, float32 (its length: _make_spec)
+        self.tail_format = f"={n + 1 + NUM_FACES + n + 1 + 2}f"
+        self.seat_orders = [[(p + i) % n for i in range(n)] for p in range(n)]  # me first
+        # the legal mask's parts as bytes: empty_table turns cell codes into 1 (empty) or 0
+        self.empty_table = bytes([1] + [0] * 255)
+        self.no_cells = bytes(self.num_cells)
         self.first_player_outcomes = [(s, 1.0 / n) for s in range(n)]
         self.face_outcomes = [(f, 1.0 / NUM_FACES) for f in range(NUM_FACES)]  # f -> pips f+1
         self.obs_len = self.spec.observation_shape[0]
