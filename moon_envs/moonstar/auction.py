@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from moon_envs.core.game import CHANCE
+from moon_envs.core.state_io import fill
 from moon_envs.moonstar.constants import (
     NO_BID_BONUS,
     PENDING_BEST,
@@ -42,12 +43,12 @@ class AuctionPhase:
 
     def eligible_bidders(self) -> int:
         """How many seats may bid this round."""
-        return sum(1 for s in range(self.game.n) if not self.barred(s))
+        return self.game.n - len({self.excluded, self.sitting_out} - {-1})
 
     def speakers(self) -> list[int]:
         """Seats that may still speak before the auction ends: allowed to bid, not passed
         since the last bid, not the high bidder."""
-        passed = self.passed.tolist()
+        passed = self._passed.tolist()
         return [
             s
             for s in range(self.game.n)
@@ -72,9 +73,9 @@ class AuctionPhase:
         n_elig = self.eligible_bidders()
         if action == g.a_pass or action == g.a_challenge:
             self.passes += 1
-            self.passed[p] = True
+            self._passed[p] = True
             if action == g.a_challenge:
-                self.challengers[p] = True
+                self._challengers[p] = True
                 self.last_action = f"player_{p} challenges {self.high_bid}"
             else:
                 self.last_action = f"player_{p} passes"
@@ -82,16 +83,16 @@ class AuctionPhase:
             self.high_bid = action - g.a_bid + MIN_BID
             self.bidder = p
             self.passes = 0
-            self.passed[:] = False
-            self.challengers[:] = False
+            fill(self._passed, False)
+            fill(self._challengers, False)
             self.last_action = f"player_{p} bids {self.high_bid}"
             if self.high_bid == MAX_BID and not self.rules.challenges:
                 # nothing can top 70; under Game 10 the others may still challenge it
-                self.board[g.t_high] = 1.0
-                self.board[g.t_passes] = 0.0
+                self._board[g.t_high] = 1.0
+                self._board[g.t_passes] = 0.0
                 self._end_auction()
                 return
-        b = self.board
+        b = self._board
         b[g.t_high] = self.high_bid / MAX_BID
         b[g.t_passes] = self.passes / g.n
         if self.bidder < 0 and self.passes >= n_elig:
@@ -112,7 +113,7 @@ class AuctionPhase:
         cfg = self.game.config
         o = self.organizer
         bonus = NO_BID_BONUS if cfg.excluded_organizer_bonus or o != self.excluded else 0
-        self.points[o] += bonus
+        self._points[o] += bonus
         self.report = {
             "round": self.round_no,
             "organizer": o,
@@ -129,9 +130,11 @@ class AuctionPhase:
         r = self.rules
         if self.game.config.solver_info:
             # solved when the round report is first read (``info()``, ``to_dict()``), not
-            # here: a search playing thousands of rounds never reads it
+            # here: a search playing thousands of rounds never reads it; what the solve
+            # needs is kept as plain lists (see _auction_end_situation)
             self.best_total = PENDING_BEST
-            self._pending_best = self.situation(choose_red=r.favourite_star)
+            stars, faces = self._moon_star.tolist(), self._dice.tolist()
+            self._pending_best = (r, stars, faces, self._planet_value.tolist())
         if r.favourite_star:
             self._set_phase("favourite")
         elif r.side_bets:
@@ -148,9 +151,9 @@ class AuctionPhase:
         x = action - g.a_bet
         failed, k = divmod(x, g.num_stakes)
         frac = g.config.bet_fractions[k]
-        self.bet_side[p] = failed
-        self.bet_idx[p] = k
-        self.bet_stake[p] = math.floor(frac * max(0, int(self.points[p])) + 1e-9)
+        self._bet_side[p] = failed
+        self._bet_idx[p] = k
+        self._bet_stake[p] = math.floor(frac * max(0, self._points[p]) + 1e-9)
         self.last_action = f"player_{p} bets"
         nxt = (p + 1) % g.n
         if nxt == self.excluded and not g.config.excluded_side_bets:

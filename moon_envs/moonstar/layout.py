@@ -11,6 +11,7 @@ type their ``game`` against it; ``MoonstarGame`` adds the state class.
 from __future__ import annotations
 
 import math
+from array import array
 
 import numpy as np
 
@@ -104,15 +105,23 @@ class MoonstarLayout(Game):
         self.t_menu = self.t_rules + 10
         self.t_round = self.t_menu + self.menu_size  # 7 scalars
         self.board_len = self.t_round + 7
-        self.zero_seat_part = np.zeros(
-            9 * n + 1 + self.passed_len + OPTIMUM_FEATURES * cfg.round_optimum, dtype=np.float32
+        # the seat-dependent part of the observation, all zeros (float32, a Python array)
+        self.zero_seat_part = array(
+            "f", bytes(4 * (9 * n + 1 + self.passed_len + OPTIMUM_FEATURES * cfg.round_optimum))
         )
         self.moon_base = NUM_STARS * 5
         self.dice_base = self.moon_base + 14 * self.max_moons
         self.face_base = self.dice_base + 2 * self.max_dice
         self.rule_features = [_rule_features(r) for r in self.rounds]
-        self._score_cache: dict[tuple[bytes, int], np.ndarray] = {}
-        self._auction_masks: dict[tuple[int, bool], np.ndarray] = {}
+        self.rule_feature_arrays = [array("f", v.tobytes()) for v in self.rule_features]
+        self._score_cache: dict[tuple[bytes, int], array] = {}
+        self._auction_masks: dict[tuple[int, bool], bytes] = {}
+        # the state's Python arrays hold float32 board entries: a step added to or taken
+        # from one is rounded to float32 first, so that the sum is numpy's float32 sum
+        self.die_share = float(np.float32(1.0 / self.max_dice))  # a face's count / max dice
+        # zero runs for the Python arrays and the byte masks
+        self.no_moons = array("b", bytes(self.max_moons))
+        self.no_moves = array("b", bytes(self.max_dice * self.num_dirs))
         # the roll of all dice is one chance node: its outcomes are the sorted multisets of
         # faces, most likely first, with their multinomial probabilities
         self.roll_faces: dict[int, list[tuple[int, ...]]] = {}
@@ -124,6 +133,9 @@ class MoonstarLayout(Game):
             self.roll_faces[nd] = [c for _, c in table]
             self.roll_outcomes[nd] = [(i, p) for i, (p, _) in enumerate(table)]
             self._roll_index.update({c: i for i, (_, c) in enumerate(table)})
+        # the byte masks' zero runs: every action before the moves, every one after the stars
+        self.no_actions_before_moves = bytes(self.a_move)
+        self.no_actions_after_stars = bytes(num_actions - NUM_STARS)
         self.move_ids = self.a_move + np.arange(
             self.max_moons * self.max_dice * self.num_dirs
         ).reshape(self.max_moons, self.max_dice, self.num_dirs)
@@ -153,19 +165,18 @@ class MoonstarLayout(Game):
         """Action id of "move moon ``moon`` with die ``die`` in ``direction``"."""
         return self.a_move + (moon * self.max_dice + die) * self.num_dirs + direction
 
-    def auction_mask(self, high_bid: int, challenge: bool) -> np.ndarray:
-        """The auction's mask (read-only, shared): bids above ``high_bid``, pass, and the
-        challenge if allowed."""
+    def auction_mask(self, high_bid: int, challenge: bool) -> bytes:
+        """The auction's mask, one byte per action (shared): bids above ``high_bid``,
+        pass, and the challenge if allowed."""
         key = (high_bid, challenge)
         mask = self._auction_masks.get(key)
         if mask is None:
-            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
-            mask[self.bid_action(max(MIN_BID, high_bid + 1)) : self.a_pass] = 1
-            mask[self.a_pass] = 1
+            m = bytearray(self.spec.num_actions)
+            low = self.bid_action(max(MIN_BID, high_bid + 1))
+            m[low : self.a_pass + 1] = b"\1" * (self.a_pass + 1 - low)  # the bids, pass
             if challenge:
-                mask[self.a_challenge] = 1
-            mask.flags.writeable = False
-            self._auction_masks[key] = mask
+                m[self.a_challenge] = 1
+            mask = self._auction_masks[key] = bytes(m)
         return mask
 
     def roll_outcome(self, faces: list[int] | tuple[int, ...]) -> int:

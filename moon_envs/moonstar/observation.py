@@ -10,10 +10,12 @@ per phase; the fields it reads and writes are documented there.
 from __future__ import annotations
 
 import math
+from array import array
 
 import numpy as np
 
 from moon_envs.core.game import TERMINAL
+from moon_envs.core.state_io import new_array
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.constants import (
     OPTIMUM_FEATURES,
@@ -26,6 +28,9 @@ from moon_envs.moonstar.variants import (
     MAX_PLANET_VALUE,
     NUM_STARS,
 )
+
+
+FLOAT32 = np.dtype(np.float32)
 
 
 class Observations:
@@ -85,15 +90,16 @@ class Observations:
         out[i + 6] = min(1.0, self.round_no / g.config.max_rounds)
         return out
 
-    def _score_features(self, player: int) -> np.ndarray:
-        """``tanh(score / 100)`` per seat (me first) and ``tanh(lead / 50)``, memoised."""
+    def _score_features(self, player: int) -> array:
+        """``tanh(score / 100)`` per seat (me first) and ``tanh(lead / 50)``, float32,
+        memoised."""
         cache = self.game._score_cache
-        key = (self.points.tobytes(), player)
+        key = (self._points.tobytes(), player)
         v = cache.get(key)
         if v is None:
             n = self.game.n
-            pts = self.points.tolist()
-            v = np.empty(n + 1, dtype=np.float32)
+            pts = self._points.tolist()
+            v = array("f", bytes(4 * (n + 1)))
             best_other = max(pts[s] for s in range(n) if s != player)
             for s in range(n):
                 v[(s - player) % n] = math.tanh(pts[s] / 100.0)
@@ -104,39 +110,45 @@ class Observations:
         return v
 
     def _observation(self, player: int) -> np.ndarray:
+        # the seat's part is built in a Python array, then the board and it are wrapped:
+        # far cheaper than numpy's small-array operations
         g = self.game
         n = g.n
-        out = np.concatenate((self.board, g.zero_seat_part))
-        i = g.board_len
+        out = g.zero_seat_part[:]  # the seat's part, after the board
         if self.bidder >= 0:
-            out[i + (self.bidder - player) % n] = 1.0
+            out[(self.bidder - player) % n] = 1.0
             if self.rules.challenges:
-                out[i + n : i + 2 * n] = self.challengers[g.orders[player]]
+                ch = self._challengers
+                for k in range(n):
+                    out[n + k] = ch[(player + k) % n]
         if self.excluded >= 0:
-            out[i + 2 * n + (self.excluded - player) % n] = 1.0
+            out[2 * n + (self.excluded - player) % n] = 1.0
         if self.sitting_out >= 0:
-            out[i + 2 * n + (self.sitting_out - player) % n] = 1.0
-        out[i + 3 * n + (self.organizer - player) % n] = 1.0
+            out[2 * n + (self.sitting_out - player) % n] = 1.0
+        out[3 * n + (self.organizer - player) % n] = 1.0
         cp = self.to_act
         if cp >= 0:
-            out[i + 4 * n + (cp - player) % n] = 1.0
-        i += 5 * n
+            out[4 * n + (cp - player) % n] = 1.0
+        i = 5 * n
         if g.any_bets and (self.phase == "bets" or self.phase == "play"):
             sealed = self.phase == "bets"
+            side, idx = self._bet_side, self._bet_idx
             for s in range(n):
-                if self.bet_side[s] >= 0 and (not sealed or s == player):
+                if side[s] >= 0 and (not sealed or s == player):
                     k = (s - player) % n
-                    out[i + k] = 1.0 - self.bet_side[s]
-                    out[i + n + k] = float(self.bet_side[s])
-                    out[i + 2 * n + k] = self.bet_idx[s] / max(1, g.num_stakes - 1)
+                    out[i + k] = 1.0 - side[s]
+                    out[i + n + k] = float(side[s])
+                    out[i + 2 * n + k] = idx[s] / max(1, g.num_stakes - 1)
         i += 3 * n
         out[i : i + n + 1] = self._score_features(player)
         if g.passed_len:
-            out[i + n + 1 : i + 2 * n + 1] = self.passed[g.orders[player]]
+            passed = self._passed
+            for k in range(n):
+                out[i + n + 1 + k] = passed[(player + k) % n]
         if g.config.round_optimum and self.phase in OPTIMUM_PHASES:
             best = solver.solve(self.situation(), with_plan=False).total
-            out[-OPTIMUM_FEATURES:] = (min(1.0, best / MAX_BID), 1.0)
-        return out
+            out[-OPTIMUM_FEATURES:] = array("f", (min(1.0, best / MAX_BID), 1.0))
+        return new_array(self._board.tobytes() + out.tobytes(), FLOAT32)
 
     def _global_state(self) -> np.ndarray:
         """Seat 0's observation with every sealed side bet shown, then who is to move."""

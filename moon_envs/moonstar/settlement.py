@@ -8,11 +8,11 @@ per phase; the fields it reads and writes are documented there.
 
 from __future__ import annotations
 
-import numpy as np
-
+from moon_envs.core.state_io import fill
 from moon_envs.moonstar.constants import (
     CHALLENGE_STAKE,
     FAIL_BONUS,
+    MOON_SHARE,
 )
 from moon_envs.moonstar.layout import MoonstarLayout
 
@@ -25,47 +25,50 @@ class Settlement:
     def _settle(self) -> None:
         g = self.game
         n = g.n
-        before = self.points.copy()
+        points = self._points
+        before = points.tolist()
         # moons without a die (Game 3, timer) leave the board; unused dice are discarded
-        b = self.board
+        b = self._board
         if self.chain_star >= 0:
             b[self.chain_star * 5 + 4] = 0.0
-        stars = self.moon_star.tolist()
-        moved = self.moon_moved.tolist()
+        stars = self._moon_star.tolist()
+        moved = self._moon_moved.tolist()
         for m, s in enumerate(stars):
             if s >= 0 and not moved[m]:
-                self.moon_star[m] = -1
-                b[s * 5 + 2] -= 1.0 / 15.0
+                self._moon_star[m] = -1
+                b[s * 5 + 2] -= MOON_SHARE
                 row = g.moon_base + 14 * m
-                b[row : row + 14] = 0.0
-        used = self.die_used.tolist()
-        for d, face in enumerate(self.dice.tolist()):
+                fill(b, 0.0, row, row + 14)
+        used = self._die_used.tolist()
+        for d, face in enumerate(self._dice.tolist()):
             if face and not used[d]:
-                self.dice[d] = 0
+                self._dice[d] = 0
                 b[g.dice_base + d] = 0.0
                 b[g.dice_base + g.max_dice + d] = 0.0
-                b[g.face_base + face - 1] -= 1.0 / g.max_dice
+                b[g.face_base + face - 1] -= g.die_share
         b, bid = self.bidder, self.high_bid
         made = self.round_total >= bid
-        challenged = bool(self.challengers.any())
+        challengers = [s for s, c in enumerate(self._challengers) if c]
+        challenged = bool(challengers)
         if made:
-            self.points[b] += bid + (CHALLENGE_STAKE if challenged else 0)
-            self.points[self.challengers] -= CHALLENGE_STAKE
+            points[b] += bid + (CHALLENGE_STAKE if challenged else 0)
+            for s in challengers:
+                points[s] -= CHALLENGE_STAKE
         else:
             if challenged:
-                self.points[b] -= CHALLENGE_STAKE
+                points[b] -= CHALLENGE_STAKE
             others = self.game.config.challenge_fail_bonus if challenged else FAIL_BONUS
             for s in range(n):
                 if s != b:
-                    self.points[s] += CHALLENGE_STAKE if self.challengers[s] else others
+                    points[s] += CHALLENGE_STAKE if s in challengers else others
             self.pending_excluded = b
         bets = [0] * n
         if self.rules.side_bets:
-            for s in range(n):
-                if self.bet_stake[s] > 0:
-                    won = (self.bet_side[s] == 0) == made
-                    bets[s] = int(self.bet_stake[s] if won else -self.bet_stake[s])
-                    self.points[s] += bets[s]
+            for s, stake in enumerate(self._bet_stake.tolist()):
+                if stake > 0:
+                    won = (self._bet_side[s] == 0) == made
+                    bets[s] = stake if won else -stake
+                    points[s] += bets[s]
         best = self.__dict__["best_total"]  # not the property: a pending optimum stays unsolved
         self.report = {
             "round": self.round_no,
@@ -78,15 +81,15 @@ class Settlement:
             "best_total": best if best >= 0 else None,
             "regret": (best - self.round_total) if best >= 0 else None,
             "rules": self.rules_idx,
-            "challengers": np.flatnonzero(self.challengers).tolist(),
+            "challengers": challengers,
             "side_bets": bets,
-            "score_changes": (self.points - before).tolist(),
+            "score_changes": [p - q for p, q in zip(points.tolist(), before)],
         }
         self._end_round(rotate=True)
 
     def _end_round(self, rotate: bool, sitting_out: int = -1) -> None:
         cfg = self.game.config
-        if self.points.max() >= cfg.target or self.round_no >= cfg.max_rounds:
+        if max(self._points) >= cfg.target or self.round_no >= cfg.max_rounds:
             self._set_phase("over")
             return
         if rotate:

@@ -13,11 +13,13 @@ class as its state class, so nothing here imports the game's module.
 from __future__ import annotations
 
 import math
+from array import array
 from typing import Any
 
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, State
+from moon_envs.core.state_io import ArrayField, fill, new_array
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.auction import AuctionPhase
 from moon_envs.moonstar.constants import PENDING_BEST, PHASE_INDEX
@@ -29,6 +31,9 @@ from moon_envs.moonstar.snapshot import SnapshotChecks
 from moon_envs.moonstar.setup import SetupPhase
 from moon_envs.moonstar.text import TextViews
 from moon_envs.moonstar.variants import NUM_STARS, RoundRules
+
+
+INT8 = np.dtype(np.int8)
 
 
 class MoonstarState(
@@ -53,9 +58,28 @@ class MoonstarState(
     computation in the tests): ``board`` (the seat-independent part of the observation,
     see :meth:`board_features`), ``play_block`` (the move part of the mask, see
     :meth:`build_play_block`), ``moons_on_star`` (during setup) and ``to_act``.
+
+    The array fields read as numpy arrays and are kept as Python arrays (``_points``,
+    ``_board``, ...), which the rules read and write entry by entry far faster and a
+    clone copies far faster (see :class:`~moon_envs.core.state_io.ArrayField`).
     """
 
     game: MoonstarLayout
+    points = ArrayField("int64")
+    planet_value = ArrayField("int16")
+    moon_star = ArrayField("int8")
+    moon_moved = ArrayField("bool")
+    dice = ArrayField("int8")
+    die_used = ArrayField("bool")
+    passed = ArrayField("bool")
+    challengers = ArrayField("bool")
+    bet_side = ArrayField("int8")
+    bet_idx = ArrayField("int8")
+    bet_stake = ArrayField("int64")
+    landed = ArrayField("int8")
+    board = ArrayField("float32")
+    moons_on_star = ArrayField("int8")
+    play_block = ArrayField("int8", shape=lambda g: (g.max_moons, g.max_dice, g.num_dirs))
 
     def __init__(self, game: MoonstarLayout) -> None:
         super().__init__(game)
@@ -113,7 +137,7 @@ class MoonstarState(
         return self.game.rounds[self.rules_idx]
 
     def _set_phase(self, phase: str) -> None:
-        b = self.board
+        b = self._board
         g = self.game
         old = getattr(self, "phase", None)
         if old is not None:
@@ -125,8 +149,8 @@ class MoonstarState(
         else:
             b[g.t_round + 4] = 0.0
         if phase == "menu" and g.menu_size:
-            b[g.t_menu : g.t_menu + g.menu_size] = 0.0
-            b[g.t_rules : g.t_rules + 10] = g.rule_features[self.rules_idx]
+            fill(b, 0.0, g.t_menu, g.t_menu + g.menu_size)
+            b[g.t_rules : g.t_rules + 10] = g.rule_feature_arrays[self.rules_idx]
 
     # ---- protocol hooks ----------------------------------------------------------------
     def _current_player(self) -> int:
@@ -151,7 +175,7 @@ class MoonstarState(
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self.phase
         if ph == "roll":
-            return list(self.game.roll_outcomes[self.rules.num_dice])
+            return self.game.roll_outcomes[self.rules.num_dice]  # shared: never written
         if ph == "first":
             # each seat rolls four dice, ties re-rolled among the tied: by symmetry every
             # seat is equally likely to become the first organizer
@@ -160,41 +184,45 @@ class MoonstarState(
         if ph == "auction":  # auction_order="random": who speaks next
             speakers = self.speakers()
             return [(s, 1.0 / len(speakers)) for s in speakers]
-        free = np.flatnonzero(self._star_mask()).tolist()
+        free = [s for s, ok in enumerate(self._star_mask_bytes()) if ok]
         return [(s, 1.0 / len(free)) for s in free]
 
     def _legal_mask(self) -> np.ndarray:
-        cached = getattr(self, "_cache_mask", None)
-        if cached is not None:
-            return cached.copy()
+        return new_array(self._mask_bytes(), INT8)
+
+    def _is_legal(self, action: int) -> bool:
+        mask = self._mask_bytes()
+        return 0 <= action < len(mask) and mask[action] == 1
+
+    def _mask_bytes(self) -> bytes:
+        """The legal-action mask, one byte per action (kept until the next action)."""
+        mask = getattr(self, "_cache_mask", None)
+        if mask is not None:
+            return mask
         g = self.game
         ph = self.phase
         if ph == "auction":
             p = self.to_move
-            challenge = self.rules.challenges and self.bidder >= 0 and not self.challengers[p]
+            challenge = self.rules.challenges and self.bidder >= 0 and not self._challengers[p]
             mask = g.auction_mask(self.high_bid, bool(challenge))
-            self._cache_mask = mask
-            return mask.copy()
-        mask = np.zeros(g.spec.num_actions, dtype=np.int8)
-        if ph == "play":
-            mask[g.a_move :] = self.play_block.ravel()
+        elif ph == "play":
+            mask = g.no_actions_before_moves + self._play_block.tobytes()
         elif ph == "bets":
-            mask[g.a_bet : g.a_bet + g.num_stakes] = 1
+            m = bytearray(g.spec.num_actions)
+            m[g.a_bet : g.a_bet + g.num_stakes] = b"\1" * g.num_stakes
             if self.bet_turn != self.bidder or g.config.bidder_bets == "any":
-                mask[g.a_bet + g.num_stakes + 1 : g.a_bet + 2 * g.num_stakes] = 1
+                m[g.a_bet + g.num_stakes + 1 : g.a_bet + 2 * g.num_stakes] = b"\1" * (
+                    g.num_stakes - 1
+                )
+            mask = bytes(m)
         elif ph == "menu":
-            mask[g.a_menu : g.a_menu + g.menu_size] = 1
+            m = bytearray(g.spec.num_actions)
+            m[g.a_menu : g.a_menu + g.menu_size] = b"\1" * g.menu_size
+            mask = bytes(m)
         else:  # planet, moon, favourite
-            mask[:NUM_STARS] = self._star_mask()
+            mask = self._star_mask_bytes() + g.no_actions_after_stars
         self._cache_mask = mask
-        return mask.copy()
-
-    def _is_legal(self, action: int) -> bool:
-        mask = getattr(self, "_cache_mask", None)
-        if mask is None:
-            self._legal_mask()
-            mask = self._cache_mask
-        return 0 <= action < mask.shape[0] and bool(mask[action])
+        return mask
 
     def _apply(self, action: int) -> None:
         self._cache_mask = None
@@ -224,7 +252,7 @@ class MoonstarState(
             self._bet_action(self.bet_turn, action)
         elif ph == "favourite":
             self.red_star = action
-            self.board[action * 5 + 1] = 1.0
+            self._board[action * 5 + 1] = 1.0
             self.last_action = f"player_{self.bidder} puts the red planet on star {action}"
             if self.rules.side_bets:
                 self._begin_bets()
@@ -239,34 +267,30 @@ class MoonstarState(
             self.last_action = f"player_{action} organizes the first round"
             self._start_round()
 
-    # arrays changed in place by the rules; every other field is either immutable or
-    # replaced whole (the cached mask, the round report, the core's reward bookkeeping),
-    # so a clone may share it
-    _MUTABLE_ARRAYS = (
-        "points",
-        "planet_value",
-        "moon_star",
-        "moon_moved",
-        "dice",
-        "die_used",
-        "passed",
-        "challengers",
-        "bet_side",
-        "bet_idx",
-        "bet_stake",
-        "landed",
-        "board",
-        "moons_on_star",
-        "play_block",
-    )
-
     def clone(self) -> MoonstarState:
-        """An independent copy, field by field (the search's hot path)."""
+        """An independent copy, field by field (the search's hot path): a copy of every
+        Python array (changed in place by the rules) and of the list of planets to place;
+        every other field is immutable or replaced whole (the cached mask, the round
+        report, the core's reward bookkeeping), so the copy shares it."""
         new = object.__new__(MoonstarState)
-        d = self.__dict__.copy()
-        for k in self._MUTABLE_ARRAYS:
-            d[k] = d[k].copy()
-        d["planets_to_place"] = d["planets_to_place"][:]
+        d = dict(self.__dict__)  # a plain dict: see State.clone
+        # (an array's __copy__ is its cheapest copy: no slice to build)
+        d["_points"] = self._points.__copy__()
+        d["_planet_value"] = self._planet_value.__copy__()
+        d["_moon_star"] = self._moon_star.__copy__()
+        d["_moon_moved"] = self._moon_moved.__copy__()
+        d["_dice"] = self._dice.__copy__()
+        d["_die_used"] = self._die_used.__copy__()
+        d["_passed"] = self._passed.__copy__()
+        d["_challengers"] = self._challengers.__copy__()
+        d["_bet_side"] = self._bet_side.__copy__()
+        d["_bet_idx"] = self._bet_idx.__copy__()
+        d["_bet_stake"] = self._bet_stake.__copy__()
+        d["_landed"] = self._landed.__copy__()
+        d["_board"] = self._board.__copy__()
+        d["_moons_on_star"] = self._moons_on_star.__copy__()
+        d["_play_block"] = self._play_block.__copy__()
+        d["planets_to_place"] = self.planets_to_place[:]
         new.__dict__ = d
         return new
 
@@ -275,11 +299,13 @@ class MoonstarState(
             return 0 <= outcome < len(self.game.roll_faces[self.rules.num_dice])
         return any(o == outcome for o, _ in self._chance_outcomes())
 
-    def _scores(self) -> np.ndarray:
-        return self.points
+    def _scores(self) -> array:
+        return self._points
 
     def _winners(self) -> list[int]:
-        top = np.flatnonzero(self.points == self.points.max()).tolist()
+        points = self._points.tolist()
+        best = max(points)
+        top = [s for s, p in enumerate(points) if p == best]
         if len(top) > 1 and self.game.config.ties == "none":
             return []  # a tie at the top is nobody's win
         return top
@@ -310,7 +336,7 @@ class MoonstarState(
         pending = self.__dict__.pop("_pending_best", None)
         if pending is None:
             return
-        best = solver.solve(pending, with_plan=False).total
+        best = solver.solve(self._auction_end_situation(*pending), with_plan=False).total
         if self.__dict__["best_total"] == PENDING_BEST:
             self.__dict__["best_total"] = best
         rep = self.report

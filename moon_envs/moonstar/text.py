@@ -68,25 +68,21 @@ class TextViews:
                 f"scoring {r.scoring}, movement {r.movement}, target {g.config.target}"
             )
         ]
+        planet_value, moon_star, moon_moved = self.planet_value, self.moon_star, self.moon_moved
         for s in range(NUM_STARS):
-            planet = f"P{int(self.planet_value[s]):<2}" if self.planet_value[s] else "   "
+            planet = f"P{int(planet_value[s]):<2}" if planet_value[s] else "   "
             red = "R" if s == self.red_star else " "
-            moons = [
-                str(m)
-                for m in range(g.max_moons)
-                if self.moon_star[m] == s and not self.moon_moved[m]
-            ]
-            moved = [
-                str(m) for m in range(g.max_moons) if self.moon_star[m] == s and self.moon_moved[m]
-            ]
+            moons = [str(m) for m in range(g.max_moons) if moon_star[m] == s and not moon_moved[m]]
+            moved = [str(m) for m in range(g.max_moons) if moon_star[m] == s and moon_moved[m]]
             lines.append(
                 f"  star {s:>2} {planet}{red} moons [{' '.join(moons)}]"
                 + (f" moved [{' '.join(moved)}]" if moved else "")
             )
+        faces, die_used = self.dice, self.die_used
         dice = [
-            f"{int(self.dice[d])}" + ("*" if self.die_used[d] else "")
+            f"{int(faces[d])}" + ("*" if die_used[d] else "")
             for d in range(g.max_dice)
-            if self.dice[d] > 0
+            if faces[d] > 0
         ]
         lines.append(f"dice: {' '.join(dice) or '-'}   (* = used)")
         bid = (
