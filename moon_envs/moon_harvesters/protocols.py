@@ -10,6 +10,7 @@ modules above; the order of the modules is given in :mod:`moon_envs.moon_harvest
 
 from __future__ import annotations
 
+import array
 from typing import Protocol
 
 import numpy as np
@@ -29,6 +30,7 @@ class HarvestersTables(Protocol):
     rows: int
     cols: int
     num_cells: int
+    cell_names: tuple[str, ...]
     kinds: tuple[Shape, ...]
     num_kinds: int
     fp: Footprints
@@ -36,6 +38,9 @@ class HarvestersTables(Protocol):
     crater_base: int
     place_base: int
     deposit_base: int
+    deposit_prefix: bytes
+    off_craters: int
+    off_deposits: int
     off_left: int
     off_supply: int
     off_collected: int
@@ -45,8 +50,10 @@ class HarvestersTables(Protocol):
     off_pool: int
     off_held: int
     off_due: int
+    deposit_scale: int
+    due_scale: int
     obs_perm: list[np.ndarray]
-    phase_onehot: dict[str, np.ndarray]
+    phase_onehot: dict[str, array.array]
     _seat_order: list[np.ndarray]
     _plane_buf: np.ndarray
     _eye_kind: np.ndarray

@@ -48,19 +48,20 @@ def render_rgb(state: HarvestersState, seat: int | None = None) -> np.ndarray:
         for c in range(g.cols):
             y0, x0 = MARGIN + r * CELL, MARGIN + c * CELL
             draw.frame(img, y0, x0, y0 + CELL + 1, x0 + CELL + 1, draw.GRID, 1)
+    owners, crater, deposit = state.owner, state.crater, state.deposit
     for r in range(g.rows):  # harvesters over the grid: no grid line inside a piece
         for c in range(g.cols):
-            owner = int(state.owner[r * g.cols + c])
+            owner = int(owners[r * g.cols + c])
             if owner >= 0:
                 _piece_cell(img, piece, r, c, draw.PLAYER_COLORS[owner])
     for r in range(g.rows):
         for c in range(g.cols):
             cell = r * g.cols + c
             cy, cx = MARGIN + r * CELL + CELL / 2, MARGIN + c * CELL + CELL / 2
-            if state.crater[cell]:
+            if crater[cell]:
                 draw.disc(img, cy, cx, CELL * 0.42, CRATER_RIM)
                 draw.disc(img, cy, cx, CELL * 0.32, CRATER)
-            if state.deposit[cell]:  # on a crater too, without craters_block_deposits
+            if deposit[cell]:  # on a crater too, without craters_block_deposits
                 draw.disc(img, cy, cx, CELL * 0.22, DEPOSIT)
     last = str(getattr(state, "last_action", ""))
     _collected_badge(img, state, piece, last)

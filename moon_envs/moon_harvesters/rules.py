@@ -34,6 +34,7 @@ the config and :class:`~moon_envs.moon_harvesters.state.HarvestersState`.
 
 from __future__ import annotations
 
+import array
 from typing import Any
 
 import numpy as np
@@ -69,7 +70,8 @@ class HarvestersGame(Game):
     """Moon Harvesters' immutable rules and precomputed placement tables.
 
     Attributes:
-        rows, cols, num_cells: the grid; ``cell = row * cols + col``.
+        rows, cols, num_cells: the grid; ``cell = row * cols + col``; ``cell_names``
+            the name of each cell (``A1``, ...).
         kinds: the harvester :class:`~moon_envs.moon_harvesters.shapes.Shape` s, in order.
         fp: the :class:`~moon_envs.moon_harvesters.shapes.Footprints` tables.
         per_kind: placements per kind (``8 * cells``).
@@ -92,15 +94,21 @@ class HarvestersGame(Game):
         self.crater_base = k + 1
         self.place_base = self.crater_base + c
         self.deposit_base = self.place_base + self.per_kind
+        self.deposit_prefix = bytes(self.deposit_base)  # the deposits mask's leading zeros
         n = cfg.num_players
+        self.cell_names = tuple(self.cell_name(cell) for cell in range(c))
         self._seat_order = [(np.arange(n) + p) % n for p in range(n)]
         self._plane_buf = np.empty((n, c), dtype=bool)
         self._layout_observation()
 
     def _layout_observation(self) -> None:
-        """Offsets of the observation fields and, per observer, the permutation that turns
-        the seat-0 (absolute) vector every state maintains into that observer's view."""
-        n, c, k = self.config.num_players, self.num_cells, self.num_kinds
+        """Offsets of the observation fields (``off_*``), the divisors of its counts
+        (``*_scale``) and, per observer, the permutation that turns the seat-0 (absolute)
+        vector every state maintains into that observer's view."""
+        cfg = self.config
+        n, c, k = cfg.num_players, self.num_cells, self.num_kinds
+        self.off_craters = n * c
+        self.off_deposits = (n + 1) * c
         self.off_left = (n + 2) * c
         self.off_supply = self.off_left + n
         self.off_collected = self.off_supply + 1
@@ -110,6 +118,8 @@ class HarvestersGame(Game):
         self.off_pool = self.off_offer + k
         self.off_held = self.off_pool + 1
         self.off_due = self.off_held + n
+        self.deposit_scale = max(1, cfg.num_deposits)  # supply and deposits collected
+        self.due_scale = max(1, cfg.deposits_per_turn, cfg.first_deposits)
         self.obs_perm = []
         for order in self._seat_order:
             parts = [np.arange(c) + s * c for s in order]
@@ -126,10 +136,11 @@ class HarvestersGame(Game):
             perm = np.concatenate(parts).astype(np.intp)
             assert perm.shape == self.spec.observation_shape
             self.obs_perm.append(perm)
-        self.phase_onehot = {
-            p: np.eye(len(PHASES), dtype=np.float32)[i] for i, p in enumerate(PHASES)
+        self.phase_onehot = {  # Python arrays, written into the state's (see its feat)
+            p: array.array("f", [float(i == j) for j in range(len(PHASES))])
+            for i, p in enumerate(PHASES)
         }
-        self.phase_onehot[OVER] = np.zeros(len(PHASES), dtype=np.float32)
+        self.phase_onehot[OVER] = array.array("f", [0.0] * len(PHASES))
         self._eye_kind = np.eye(k + 1, dtype=np.float32)[:, :k]
 
     def _make_spec(self) -> GameSpec:

@@ -18,6 +18,7 @@ the X pentomino has 1, U and T 4, L and P 8.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -206,6 +207,12 @@ class Footprints:
             padded with the spare index.
         cover_kind: int ``(cells, width)``: the kind of each ``cover`` entry (``kinds`` for
             padding), for per-kind counts.
+        foot: per flat index ``kind * per_kind + placement``, its row of ``cells`` as a
+            tuple of ints (the cells that placement covers), for the rules' loops.
+        clash: per flat index, the sorted flat indices of every existing placement that
+            shares a cell with it (itself included; empty for a placement that does not
+            exist): the "still fits" flags that placing it clears, the union of its cells'
+            ``cover`` rows without padding or repeats.
     """
 
     rows: int
@@ -215,10 +222,14 @@ class Footprints:
     cells: tuple[np.ndarray, ...]
     cover: np.ndarray
     cover_kind: np.ndarray
+    foot: tuple[tuple[int, ...], ...]
+    clash: tuple[np.ndarray, ...]
 
 
+@lru_cache(maxsize=8)
 def build_footprints(shapes: tuple[Shape, ...], rows: int, cols: int) -> Footprints:
-    """Precompute every placement footprint and the cell -> placements index."""
+    """Precompute every placement footprint and the cell -> placements index (read-only
+    tables, shared by the games of one shape set and grid)."""
     n_cells = rows * cols
     per_kind = MAX_ORIENTATIONS * n_cells
     k_count = len(shapes)
@@ -251,4 +262,32 @@ def build_footprints(shapes: tuple[Shape, ...], rows: int, cols: int) -> Footpri
     cover_kind = np.where(cover == spare, k_count, cover // per_kind)
     for arr in (in_bounds, cover, cover_kind):
         arr.setflags(write=False)
-    return Footprints(rows, cols, per_kind, in_bounds, tuple(all_cells), cover, cover_kind)
+    foot = tuple(tuple(row) for kind_cells in all_cells for row in kind_cells.tolist())
+    clash = _clashes(all_cells, in_bounds, cover)
+    return Footprints(
+        rows, cols, per_kind, in_bounds, tuple(all_cells), cover, cover_kind, foot, clash
+    )
+
+
+def _clashes(
+    all_cells: list[np.ndarray], in_bounds: np.ndarray, cover: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """:attr:`Footprints.clash`: per placement, its cells' ``cover`` rows merged, sorted,
+    without repeats or the spare index."""
+    spare = in_bounds.size - 1
+    none = np.zeros(0, dtype=np.intp)
+    none.setflags(write=False)
+    out: list[np.ndarray] = []
+    for k, kind_cells in enumerate(all_cells):
+        merged = np.sort(cover[kind_cells].reshape(kind_cells.shape[0], -1), axis=1)
+        keep = merged != spare
+        keep[:, 1:] &= merged[:, 1:] != merged[:, :-1]
+        base = k * kind_cells.shape[0]
+        for p in range(kind_cells.shape[0]):
+            if not in_bounds[base + p]:
+                out.append(none)
+                continue
+            row = merged[p][keep[p]].astype(np.intp)
+            row.setflags(write=False)
+            out.append(row)
+    return tuple(out)

@@ -73,16 +73,17 @@ class Views:
 
     def __str__(self) -> str:
         g = self.game
+        owner, crater, deposit = self._owner, self._crater, self._deposit
         lines = ["    " + " ".join(COLUMN_LETTERS[c] for c in range(g.cols))]
         for r in range(g.rows):
             row = []
             for c in range(g.cols):
                 cell = r * g.cols + c
-                if self.owner[cell] >= 0:
-                    row.append("abcd"[self.owner[cell]])
-                elif self.crater[cell]:
-                    row.append("@" if self.deposit[cell] else "O")
-                elif self.deposit[cell]:
+                if owner[cell] >= 0:
+                    row.append("abcd"[owner[cell]])
+                elif crater[cell]:
+                    row.append("@" if deposit[cell] else "O")
+                elif deposit[cell]:
                     row.append("*")
                 else:
                     row.append(".")
@@ -93,20 +94,17 @@ class Views:
         lines.append(legend)
         for s in range(g.config.num_players):
             mark = "*" if self._current_player() == s else " "
-            k = int(self.kind_of[s])
+            k = self._kind_of[s]
             kind = g.kinds[k].name if k >= 0 else "-"
+            held = self._craters_held[s]
             lines.append(
-                f"{mark} player_{s} ({'abcd'[s]}) kind {kind}: {int(self.collected[s]):>2} "
-                f"deposits, {int(self.placed[s])}/{g.config.pieces_per_kind} placed"
-                + (
-                    f", {int(self.craters_held[s])} crater(s) to place"
-                    if self.craters_held[s]
-                    else ""
-                )
+                f"{mark} player_{s} ({'abcd'[s]}) kind {kind}: {self._collected[s]:>2} "
+                f"deposits, {self._placed[s]}/{g.config.pieces_per_kind} placed"
+                + (f", {held} crater(s) to place" if held else "")
             )
         status = f"phase: {self.phase}; supply: {self.supply}"
         if self.phase == AUCTION:
-            offer = [g.kinds[k].name for k in np.flatnonzero(self.on_offer)]
+            offer = [g.kinds[k].name for k, on in enumerate(self._on_offer) if on]
             status += f"; on offer: {offer} and {self.crater_pool} crater(s)"
         if self.phase == DEPOSITS:
             status += f"; deposits to place: {self.deposits_due}"
