@@ -34,6 +34,10 @@ class ObservationLayout:
         self.mem = self.perm[0] + k * k + slots * ch + 1
         self.board = np.concatenate([self.win, self.perm, self.mem])  # + views[p].ravel()
         self.pawns = int(self.mem[0] - 1 + k * ch)
+        # per observer p: where each entry of pawns.ravel() goes (its seat rotated so that
+        # p comes first, then clockwise)
+        rotated = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [p, seat]
+        self.pawn_slots = [self.pawns + (rotated[p, :, None] * k + slots).ravel() for p in range(n)]
         self.white = self.pawns + k * n  # k colours, then the star
         self.black = self.white + k + 1
         self.phase = self.black + 1

@@ -37,6 +37,9 @@ def _mask(ids: ActionIds, actions) -> np.ndarray:
     return m
 
 
+_copy = np.ndarray.copy
+
+
 class StarMasterGameLike(Protocol):
     """What a Star Master position reads of its game (``StarMasterGame`` provides it)."""
 
@@ -106,6 +109,20 @@ class StarMasterPosition(State):
         self.in_window = np.zeros((n, 2), dtype=np.int8)
         # the last decision: seat, action and the phase it was taken in (-1: none yet)
         self.last_seat, self.last_action, self.last_phase = -1, -1, -1
+
+    def clone(self) -> StarMasterPosition:
+        """An independent copy, field by field (the same result as the generic
+        :meth:`State.clone`, several times faster: search clones constantly). The core's
+        score records (``_scores_before``, ``_last_win_delta``) are only ever replaced,
+        never written into, so the copy shares them; ``winners_list`` likewise."""
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()  # then a copy of every array, each written into in place
+        d["layout"], d["race_choice"] = _copy(self.layout), _copy(self.race_choice)
+        d["pawns"], d["held"], d["views"] = _copy(self.pawns), _copy(self.held), _copy(self.views)
+        d["last_flip"], d["last_race"] = _copy(self.last_flip), _copy(self.last_race)
+        d["in_window"] = _copy(self.in_window)
+        new.__dict__ = d
+        return new
 
     @property
     def win_map(self) -> np.ndarray:

@@ -34,36 +34,31 @@ class Views(StarMasterPosition):
         o = np.zeros(L.size, dtype=np.float32)
         views = self.views[player]
         o[L.board + views.ravel()] = 1.0
-        pawns = self.pawns
-        if player:  # the seat's pawns first, then clockwise
-            split = L.pawns + L.k * (L.n - player)
-            o[L.pawns : split] = pawns[player:].ravel()
-            o[split : L.white] = pawns[:player].ravel()
-        else:
-            o[L.pawns : L.white] = pawns.ravel()
+        o.put(L.pawn_slots[player], self.pawns)  # the seat's pawns first, then clockwise
+        one = memoryview(o)  # the single entries below: cheaper written through a memoryview
         white = self.white
         if white >= 0:
-            o[L.white + min(white, L.k)] = 1.0  # the star (9) is the block's last entry
+            one[L.white + min(white, L.k)] = 1.0  # the star (9) is the block's last entry
             if self.black_star:
-                o[L.black] = 1.0
+                one[L.black] = 1.0
         slot = _PHASE_SLOT[self.phase]
         if slot >= 0:
-            o[L.phase + slot] = 1.0
+            one[L.phase + slot] = 1.0
         sought = self.target
         if sought >= 0:
-            o[L.target + sought] = 1.0
+            one[L.target + sought] = 1.0
         else:
             sought = white
         if self.found_slot >= 0:
-            o[L.found + self.found_slot] = 1.0
+            one[L.found + self.found_slot] = 1.0
         if 0 <= sought < L.k:
             # the one slot holding the sought colour, if the window or the memory shows it
             # (both always agree with the layout where they know)
             where = self.layout.tolist().index(sought)
-            if views[0, where] >= 0 or views[2, where] >= 0:
-                o[L.match + where] = 1.0
-        o[L.roller + (self.roller - player) % L.n] = 1.0
-        o[L.turn] = self.turn / self.game.turn_cap
+            if views.item(0, where) >= 0 or views.item(2, where) >= 0:
+                one[L.match + where] = 1.0
+        one[L.roller + (self.roller - player) % L.n] = 1.0
+        one[L.turn] = self.turn / self.game.turn_cap
         return o
 
     def _global_state(self) -> np.ndarray:
@@ -102,8 +97,8 @@ class Views(StarMasterPosition):
         """Seat ``player``'s info: as :meth:`info`, but ``last_flip`` and ``last_race`` are
         ``None`` once ``player`` has decided since they happened, exactly as its window of
         recent events forgets them (in every ``memory`` mode)."""
-        window = self.in_window[player]
-        return self._info(window[0], window[1])
+        flip, race = self.in_window[player].tolist()
+        return self._info(flip, race)
 
     def _info(self, flip: object, race: object) -> dict:
         last_flip = None
