@@ -47,6 +47,7 @@ from moon_envs.moonwakers.config import (
     TABLE_SLOTS,
     face_up_combos,
 )
+from moon_envs.moonwakers.copies import CopiedFields
 
 SCAN, PROTECTION = 0, 1
 ROLL_RESPONSE, SHELTER_RESPONSE = 0, 1
@@ -54,8 +55,9 @@ MAX_ROLLS_KEPT = 64
 _KIND = {k: i for i, k in enumerate(EXPLORED_KINDS)}
 
 
-class MoonwakersState(State):
-    """One Moonwakers position; see the module docstring for the card fields."""
+class MoonwakersState(CopiedFields, State):
+    """One Moonwakers position; see the module docstring for the card fields (and
+    :mod:`~moon_envs.moonwakers.copies` for its clones)."""
 
     def __init__(self, game) -> None:
         super().__init__(game)
@@ -301,31 +303,6 @@ class MoonwakersState(State):
         if len(rolls) > MAX_ROLLS_KEPT:
             del rolls[0]
 
-    def clone(self) -> MoonwakersState:
-        """An independent copy (``game`` shared). Faster than the core's deep copy: every
-        field is a number, a string, a list of numbers, a list of lists of numbers or a
-        list of task mappings, and nothing below those levels is ever changed in place
-        (a task's ``then``, ``seats`` and memo lists are replaced, never edited)."""
-        new = object.__new__(type(self))
-        d = new.__dict__
-        for k, v in self.__dict__.items():
-            if type(v) is list:
-                if not v:
-                    d[k] = []
-                else:
-                    first = type(v[0])
-                    if first is list:
-                        d[k] = [x[:] for x in v]
-                    elif first is dict:
-                        d[k] = [dict(x) for x in v]
-                    else:
-                        d[k] = v[:]
-            elif isinstance(v, np.ndarray):
-                d[k] = v.copy()
-            else:
-                d[k] = v
-        return new
-
     # ---- the queue ---------------------------------------------------------------------
     def advance(self) -> None:
         """Run auto tasks and skip void ones until a chance node, a decision or the end.
@@ -365,7 +342,7 @@ class MoonwakersState(State):
         return out
 
     def _legal_mask(self) -> np.ndarray:
-        legal = self.legal_list()
+        legal = self.tasks[0].get("_legal") or self.legal_list()
         masks = self.game.mask_cache
         key = tuple(legal)
         mask = masks.get(key)
@@ -377,7 +354,7 @@ class MoonwakersState(State):
         return mask.copy()
 
     def _is_legal(self, action: int) -> bool:
-        return action in self.legal_list()
+        return action in (self.tasks[0].get("_legal") or self.legal_list())
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         t = self.tasks[0]
