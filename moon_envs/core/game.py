@@ -262,10 +262,10 @@ class State(PositionData, ABC):
 
     def _apply_checked(self, a: int, player: int) -> None:
         s = self._scores()  # recorded for the score reward (see _scores_before)
-        try:
-            self._scores_record = tuple(s.tolist())  # numpy or Python array
-        except AttributeError:  # a list or tuple
+        if type(s) is list or type(s) is tuple:
             self._scores_record = tuple(s)
+        else:  # a numpy or Python array
+            self._scores_record = tuple(s.tolist())
         self._apply(a)
         if player >= 0:
             self.move_number += 1
