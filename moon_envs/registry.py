@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from moon_envs.core.aec import ENV_PARAMS, MoonAECEnv
 from moon_envs.core.game import ConfigError
+from moon_envs.core.opponents import agent_from_name
 from moon_envs.core.snapshot import quote
 from moon_envs.core.wrappers import SingleAgentEnv
 
@@ -112,14 +114,73 @@ def make_single_agent(
     (opponents may be agent names, e.g. ``opponents=["greedy", "random"]``); ``params`` go to
     :func:`make`, with ``illegal_action`` defaulting to ``"penalize"`` so that unmasked
     samplers (``check_env``, plain PPO) run.
+
+    Named opponents are built first (through the agent factory of
+    :mod:`moon_envs.core.opponents`, pool member ``i`` seeded ``i``). An opponent that
+    needs certain game parameters (a trained policy: its ``env_params()``, see
+    :mod:`moon_agents.base`) gets them: a parameter not in ``params`` is set as it needs,
+    so ``make_single_agent("jupiter_v0", opponents=["trained"])`` plays on the
+    ``line_features=True`` env its network was trained on. A parameter given otherwise,
+    or two opponents needing different values, raise :class:`ConfigError` naming them.
     """
     params.setdefault("illegal_action", "penalize")
+    if isinstance(opponents, str):
+        opponents = [opponents]
+    if opponents:
+        opponents = _build_named(env_id, list(opponents))
+        params = _with_opponent_params(env_id, opponents, params)
     return SingleAgentEnv(
         make(env_id, **params),
         opponents=opponents,
         learner_seat=learner_seat,
         margin_shaping=margin_shaping,
     )
+
+
+def _game_name(env_id: str) -> str:
+    """The game (``GameSpec.name``) of a registered id: its package's name."""
+    return get_entry(env_id).module.split(".")[1]
+
+
+def _build_named(env_id: str, opponents: list[Any]) -> list[Any]:
+    """The pool with its agent names (other than ``"random"``) built, member ``i`` seeded
+    ``i``, as :class:`SingleAgentEnv` would build them."""
+    game = _game_name(env_id)
+    return [
+        agent_from_name(m, game, i) if isinstance(m, str) and m != "random" else m
+        for i, m in enumerate(opponents)
+    ]
+
+
+def _with_opponent_params(env_id: str, opponents: list[Any], params: dict) -> dict:
+    """``params`` with the game parameters the opponents need added (see
+    :func:`make_single_agent`); a conflict raises :class:`ConfigError`."""
+    plain = lambda v: json.loads(json.dumps(v))  # noqa: E731 - tuples compare as lists
+    added: dict[str, tuple[Any, str]] = {}  # parameter -> (value, the opponent needing it)
+    for member in opponents:
+        method = getattr(member, "env_params", None)
+        needed = method() if callable(method) else None
+        if needed is None:
+            continue
+        name = getattr(member, "name", type(member).__name__)
+        needed_env, needed_params = needed
+        if needed_env is not None and _game_name(needed_env) != _game_name(env_id):
+            raise ConfigError(
+                f"opponent {quote(name)}: trained on {needed_env}; it cannot play {env_id}"
+            )
+        for key, value in needed_params.items():
+            if key in params and plain(params[key]) != plain(value):
+                raise ConfigError(
+                    f"opponent {quote(name)} was trained with {key}={value!r}, but the "
+                    f"parameters give {key}={params[key]!r}; pass {key}={value!r} or leave it out"
+                )
+            if key in added and plain(added[key][0]) != plain(value):
+                raise ConfigError(
+                    f"opponents {quote(added[key][1])} and {quote(name)} need different values "
+                    f"of {key} ({added[key][0]!r} and {value!r}); they cannot share one env"
+                )
+            added.setdefault(key, (value, name))
+    return {**{k: v for k, (v, _) in added.items()}, **params}
 
 
 def _register_pettingzoo(entry: EnvEntry) -> None:
