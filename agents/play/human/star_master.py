@@ -162,6 +162,16 @@ def legend(state: Any, seat: int | None) -> str:
     )
 
 
+def forgets(game: Any) -> bool:
+    """A seat forgets the layout unless ``memory="perfect"``: its first view shows the whole
+    layout, later views only what its memory and window keep."""
+    return game.config.memory != "perfect"
+
+
 HOOKS = GameHooks(
-    narrate=narrate, legend=legend, move_name=move_name, narrate_chance=narrate_chance
+    narrate=narrate,
+    legend=legend,
+    move_name=move_name,
+    narrate_chance=narrate_chance,
+    forgets=forgets,
 )
