@@ -78,6 +78,7 @@ def narrate_chance(before: Any, after: Any, observer: int | None) -> list[str]:
 
 
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a turn, how to type moves (at most 15 lines)."""
     g = state.game
     last = f"{'ABCDEF'[g.cols - 1]}{g.rows}"
     black = (
@@ -86,12 +87,14 @@ def legend(state: Any, seat: int | None) -> str:
         else ""
     )
     return (
-        f"Jupiter. The board: columns A..{'ABCDEF'[g.cols - 1]}, rows 1..{g.rows} (A1 top\n"
-        f"left, {last} bottom right); a..d = player_0..3's probes, digits = dice.\n"
-        "On your turn place a probe ('B2' or 'probe B2'): it scores the dice now in its row\n"
-        "and column. Or take a die ('roll'), then put the face rolled on an empty cell\n"
-        "('C3'): every probe in its row and column scores it. Highest score at the end\n"
-        f"wins.{black}\n"
+        "Jupiter. Goal: the highest score when every cell is filled.\n"
+        "Your turn, one of two: place a probe on an empty cell (it scores the dice now in\n"
+        "its row and column), or take a die, roll it and put it on an empty cell (every\n"
+        f"probe in its row and column scores the face).{black}\n"
+        f"Board: columns A..{'ABCDEF'[g.cols - 1]}, rows 1..{g.rows} (A1 top left, {last} "
+        "bottom right);\n"
+        "a..d = player_0..3's probes, digits = dice.\n"
+        "Type 'B2' or 'probe B2' (a probe), 'roll' (take a die), then 'C3' (its cell).\n"
         "'moves' lists the legal moves, 'board' shows the board, 'q' quits."
     )
 

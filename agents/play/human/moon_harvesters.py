@@ -130,12 +130,22 @@ def _by_orientation(state: Any, typed: str, kind: str | None, slot: int, anchor:
 
 
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a turn, how to type moves (at most 15 lines)."""
+    g = state.game
+    due = g.config.deposits_per_turn
     return (
-        "Moon Harvesters. Columns A.., rows 1..; a..d = players' harvesters, O crater,\n"
-        "* deposit. Moves: 'take harvester kind L', 'take a crater', 'crater on C4',\n"
-        "'deposit on B12' (or just 'B12'), and placements as kind, orientation and anchor\n"
-        "('L 3 B2') or the covered cells ('B2 B3 B4 B5 C2'). The anchor is the top-left\n"
-        "corner of the orientation's picture. 'moves' lists the legal moves, 'q' quits."
+        "Moon Harvesters. Goal: collect the most deposits (a tie: fewer pieces placed).\n"
+        "First an auction: each player takes a harvester kind (theirs for the game) or a\n"
+        "crater; the craters taken go on the board, then the opening deposits.\n"
+        "Your turn: place one of your harvesters inside the grid (turned or mirrored at\n"
+        "will), not over a harvester or a crater; it collects the deposits it covers.\n"
+        f"Then put {due} deposits on free cells. The game ends when nobody can place.\n"
+        f"Board: columns A..{g.cell_name(g.num_cells - 1)[0]}, rows 1..{g.rows}; "
+        "a..d = harvesters, O crater, * deposit.\n"
+        "Type 'take harvester kind L', 'take a crater', 'crater on C4', 'deposit on B4'\n"
+        "(or 'B4'); a placement as kind, orientation and anchor, 'L 3 B2' (the anchor is\n"
+        "the top-left corner of the orientation's picture) or its cells 'B2 B3 B4 B5 C2'.\n"
+        "'moves' lists the legal moves, 'board' shows the board, 'q' quits."
     )
 
 
