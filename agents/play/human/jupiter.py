@@ -5,12 +5,15 @@ Moves read ``probe B2: +7 (the 3 on B1, the 4 on C2)`` and ``puts the 5 on C3: p
 first (drawn at random)``, ``the die shows 5``. With black moons a 3 or 4 counts
 negative and a score never drops below 0, so gains are read from the scores themselves.
 Jupiter has no hidden information: every seat and a spectator read the same lines.
+A probe or die typed on a taken cell is refused naming what holds it (``B2 is occupied
+by player_1's probe``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from moon_agents.play.human.cells import occupied, typed_cell
 from moon_agents.play.human.hooks import GameHooks
 
 
@@ -99,4 +102,28 @@ def legend(state: Any, seat: int | None) -> str:
     )
 
 
-HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance)
+def aliases(state: Any, text: str) -> str:
+    """A probe or die typed on a cell that holds one (``probe B2``, ``die on B2``, ``B2``)
+    is refused naming what holds it: ``B2 is occupied by player_1's probe``; other text is
+    left to the generic parser."""
+    g = state.game
+    cell = typed_cell(text, ("probe", "die on", "die"), g.rows, g.cols)
+    if cell is None:
+        return text
+    occupants = []
+    if int(state.owner[cell]) >= 0:
+        occupants.append(f"player_{int(state.owner[cell])}'s probe")
+    if int(state.die[cell]):
+        occupants.append(f"a die showing {int(state.die[cell])}")
+    if not occupants:
+        return text
+    legal = [int(a) for a in state.legal_actions_mask().nonzero()[0]]
+    names = {a: state.action_to_string(a) for a in legal}
+
+    def cell_of(a: int) -> int | None:
+        return a % g.num_cells if a != g.roll_action else None
+
+    raise occupied(cell, occupants, names, cell_of, g.cols)
+
+
+HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance, aliases=aliases)

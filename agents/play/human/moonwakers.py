@@ -9,7 +9,8 @@ after them: characters dealt, terrain cards laid face down on the table (their t
 face only), the reader's own set-up card, cards an ionic storm makes everyone explore,
 COMBINATION cards turned up, every d12 (die, modifier and total) and the first player.
 Only what the reader's seat may know is printed; a spectator (``observer=None``) sees
-every face.
+every face. Cards are typed as the game prints them (``pay with Ice Field:C``): see
+:mod:`moon_agents.play.human.moonwakers_typing`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from moon_agents.play.human.hooks import GameHooks
+from moon_agents.play.human.moonwakers_typing import aliases
 from moon_envs.moonwakers.config import ActionLayout as A
 from moon_envs.moonwakers.config import target_points
 from moon_envs.moonwakers.text import (
@@ -187,4 +189,4 @@ def legend(state: Any, seat: int | None) -> str:
     )
 
 
-HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance)
+HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance, aliases=aliases)
