@@ -147,17 +147,21 @@ def holders(state: Any, cell: int, crater_blocks: bool = True) -> list[str]:
 
 def _why_not(state: Any, cells: tuple[tuple[int, int], ...], anchor: int) -> str:
     """Why an orientation's ``cells`` with their top-left corner on ``anchor`` do not fit:
-    ``C2 is occupied by player_1's harvester, it would leave the board (rows 1..6)``."""
+    ``C2 and C3 are occupied by player_1's harvester, it would leave the board (A1..F6)``."""
     g = state.game
     r0, c0 = divmod(anchor, g.cols)
-    reasons = []
+    by_holder: dict[str, list[str]] = {}  # what is in the way -> the cells it holds
     for r, c in cells:
         if r0 + r >= g.rows or c0 + c >= g.cols:
             continue
         cell = (r0 + r) * g.cols + c0 + c
         blocking = [h for h in holders(state, cell, g.config.craters_block) if h != "a deposit"]
         if blocking:
-            reasons.append(f"{g.cell_name(cell)} is occupied by {' and '.join(blocking)}")
+            by_holder.setdefault(" and ".join(blocking), []).append(g.cell_name(cell))
+    reasons = []
+    for holder, names in by_holder.items():
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        reasons.append(f"{listed} {'is' if len(names) == 1 else 'are'} occupied by {holder}")
     if any(r0 + r >= g.rows or c0 + c >= g.cols for r, c in cells):
         last = g.cell_name(g.num_cells - 1)
         reasons.append(f"it would leave the board (A1..{last})")
