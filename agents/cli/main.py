@@ -94,6 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--render", choices=["ansi", "none"], default="ansi", help="print the board after each move"
     )
+    shown = pl.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--log",
+        action="store_true",
+        help="print every line once, as a log, even on a terminal (the default when the output "
+        "is piped or redirected)",
+    )
+    shown.add_argument(
+        "--tty",
+        action="store_true",
+        help="draw each board over the previous one, as on a terminal, even when the output is "
+        "not one",
+    )
+    pl.add_argument(
+        "--width",
+        type=int,
+        metavar="COLS",
+        help="wrap lines at this many columns (default: the terminal's width; a piped log is "
+        "not wrapped)",
+    )
     pl.add_argument("--gif", metavar="PATH", help="write an animated GIF of the game (Pillow)")
     pl.add_argument(
         "--gif-ms",

@@ -4,6 +4,12 @@ The board is printed after each move (``--render ansi``); ``--human SEAT`` lets 
 play that seat from the terminal and shows them only what their seat may know;
 ``--gif`` / ``--html`` record the game.
 
+On a terminal each board is drawn over the previous one, with the latest moves under it
+(:class:`~moon_agents.play.human.screen.TerminalScreen`; a Star Master seat that forgets
+also has the scrollback cleared); piped or redirected, the output is a plain log of every
+line (``--log`` forces the log, ``--tty`` the redrawn screen). Lines wrap at the
+terminal's width, or at ``--width COLS``.
+
 ``--agents`` names one agent per seat, in seat order, skipping the ``--human`` seat: the
 number of agents (plus the person) is the player count, and ``--param num_players=N``
 must agree. Without ``--agents`` every seat (but the person's) plays random, at the
@@ -19,10 +25,14 @@ from typing import Any, TextIO
 
 from moon_agents.cli.usage import UsageError, parse_params
 
+MIN_WIDTH = 20
+"""The narrowest ``--width`` allowed."""
+
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from moon_agents.base import start_game
-    from moon_agents.play.human import HumanAgent, InputEnded, narrate, narrate_chance
+    from moon_agents.play.human import HumanAgent, InputEnded, hooks_for, narrate, narrate_chance
+    from moon_agents.play.human.screen import open_screen
     from moon_agents.seating import setup_game
     from moon_agents.zoo import make_agent
 
@@ -77,12 +87,19 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             )
         except ValueError as exc:
             raise UsageError(f"--gif-ms: {exc}") from None
-    agents: list[Any] = []
-    it = iter(built)
-    for seat in range(n):
-        agents.append(HumanAgent(inp, out) if seat == args.human else next(it))
-    names = [f"player_{i} ({a.name})" for i, a in enumerate(agents)]
-    print(f"{args.env}: " + " vs ".join(names) + f", seed {args.seed}", file=out)
+    if args.width is not None and args.width < MIN_WIDTH:
+        raise UsageError(f"--width {args.width}: too narrow; allowed: {MIN_WIDTH} or more")
+    others = iter(built)
+    seated = [None if seat == args.human else next(others) for seat in range(n)]
+    names = [f"player_{i} ({'human' if a is None else a.name})" for i, a in enumerate(seated)]
+    title = f"{args.env}: " + " vs ".join(names) + f", seed {args.seed}"
+    # a person whose seat is meant to forget (Star Master's memory modes) must not find
+    # earlier layouts in the terminal's scrollback
+    forget = human and hooks_for(env.game.spec.name).forgets(env.game)
+    mode = "log" if args.log else "tty" if args.tty else "auto"
+    screen = open_screen(out, mode, args.width, title, forget)
+    agents: list[Any] = [HumanAgent(inp, out, screen=screen) if a is None else a for a in seated]
+    screen.show(title)
 
     env.reset(seed=args.seed)
     seat_of = {a: i for i, a in enumerate(env.possible_agents)}
@@ -98,11 +115,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     # the chance events of the set-up (e.g. who goes first), from the game's first position
     opening = narrate_chance(env.game.new_initial_state(), env.game_state, viewer)
     for line in opening:
-        print(line, file=out)
+        screen.say(line)
     if shown:
-        print(board(), file=out)
+        screen.board(board())
     if args.human is not None:
-        print("(type 'help' at your move for how to enter moves)", file=out)
+        screen.say("(type 'help' at your move for how to enter moves)")
     if recorder is not None:
         recorder.start(env.game_state, ": ".join(["start", *opening]))
     try:
@@ -113,8 +130,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 continue
             seat = seat_of[agent]
             view = env.agent_view(agent)
-            if args.human == seat and not shown:
-                print(board(), file=out)
+            if args.human == seat:
+                if not shown:
+                    screen.board(board())
+                screen.decision()
             action = int(agents[seat].act(view))
             before = env.game_state.clone()
             after = before.clone()
@@ -123,24 +142,22 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             lines = narrate(before, action, after, viewer)
             env.step(action)
             lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
-            print(f"{names[seat]}: {lines[0]}", file=out)
-            for line in lines[1:]:
-                print(line, file=out)
+            screen.say("\n".join([f"{names[seat]}: {lines[0]}", *lines[1:]]))
             if recorder is not None:
                 recorder.add(env.game_state, f"{names[seat]}: {lines[0]}")
             if shown:
-                print(board(), file=out)
+                screen.board(board())
     except KeyboardInterrupt:
-        print("\ngame abandoned", file=out)
+        screen.show("\ngame abandoned")
         return 1
     except InputEnded as exc:
         raise UsageError(str(exc)) from None
     state = env.game_state
     scores = state.scores()
-    print("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)), file=out)
+    screen.show("\nfinal scores: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(n)))
     winners = ", ".join(names[i] for i in state.winners())
-    print("winner(s): " + (winners or "none"), file=out)
+    screen.show("winner(s): " + (winners or "none"))
     if recorder is not None:
         for path in recorder.finish(names):
-            print(f"wrote {path}", file=out)
+            screen.show(f"wrote {path}")
     return 0

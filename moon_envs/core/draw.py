@@ -304,17 +304,24 @@ def status_text(state) -> str:
     return f"P{current} TO MOVE" if current >= 0 else "CHANCE"
 
 
-def result_banner(img: np.ndarray, state, cy: int | None = None, scale: int = 2) -> bool:
-    """On a finished game, a framed banner centred on row ``cy`` (default: the middle of
-    the image): ``GAME OVER``, the winners (in the winner's colour) and every seat's score
-    (each in its colour). Draws nothing and returns False while the game goes on."""
+def result_banner(
+    img: np.ndarray, state, top: int | None = None, bottom: int | None = None, scale: int = 2
+) -> bool:
+    """On a finished game, a framed banner: ``GAME OVER``, the winners (in the winner's
+    colour) and every seat's score (each in its colour). Draws nothing and returns False
+    while the game goes on.
+
+    It fills rows ``top`` to ``bottom`` (its text centred in them), or more when it needs
+    more, downwards: a game's picture gives the rows under its board that the banner sums
+    up (its player rows and status line), so the final board and last move stay in
+    sight. Without ``top`` it is centred in the image."""
     if not state.is_terminal():
         return False
     h, w = img.shape[:2]
     winners = [int(x) for x in state.winners()]
     scores = [f"P{s} {float(v):g}" for s, v in enumerate(state.scores())]
     line = 8 * scale
-    inner = w - 16 - 4 * scale
+    inner = w - 8 - 4 * scale
     gap = "   "
     score_lines: list[list[str]] = [[]]  # the seats' scores, as many per line as fit
     for part in scores:
@@ -324,18 +331,19 @@ def result_banner(img: np.ndarray, state, cy: int | None = None, scale: int = 2)
     score_lines = score_lines[:3]
     rows = 2 + len(score_lines)
     height = rows * line + 3 * scale + 4
-    y0 = max(0, (h // 2 if cy is None else cy) - height // 2)
-    x0, x1 = 8, w - 8
+    y0 = max(0, h // 2 - height // 2) if top is None else top
+    y1 = max(y0 + height, bottom or 0)
+    x0, x1 = 2, w - 2  # the whole width of the player rows and status lines under it
     edge = PLAYER_COLORS[winners[0] % len(PLAYER_COLORS)] if len(winners) == 1 else INK
-    rect(img, y0, x0, y0 + height, x1, BACKGROUND)
-    frame(img, y0, x0, y0 + height, x1, edge, max(2, scale))
+    rect(img, y0, x0, y1, x1, BACKGROUND)
+    frame(img, y0, x0, y1, x1, edge, max(2, scale))
     left = x0 + 2 * scale + 2
 
     def centred(y: int, text: str, color: Color) -> None:
         width = min(label_width(text, scale), inner)
         label(img, y, max(left, (x0 + x1 - width) // 2), text, color, scale, max_width=inner)
 
-    y = y0 + 2 * scale + 2
+    y = y0 + (y1 - y0 - height) // 2 + 2 * scale + 2
     centred(y, "GAME OVER", INK)
     centred(y + line, winners_text(winners), edge)
     for k, parts in enumerate(score_lines):  # each seat's score in its colour

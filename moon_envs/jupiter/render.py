@@ -1,7 +1,7 @@
 """rgb_array render of a Jupiter position: the grid with column letters and row numbers,
 probes as coloured discs, dice faces, a row per player (label ``P0`` in the player's
 colour, score bar, points; ``>`` marks whose turn it is), whose turn it is and the last
-move (over two lines when long); a finished game's frame shows the result over the board
+move (over two lines when long); a finished game's frame shows the result under the board
 (:func:`moon_envs.core.draw.result_banner`)."""
 
 from __future__ import annotations
@@ -55,5 +55,5 @@ def render_rgb(state: JupiterState, seat: int | None = None) -> np.ndarray:
     y = top + n * ROW + 4
     draw.caption_line(img, y, 6, width - 6, draw.status_text(state))
     draw.label_lines(img, y + LINE, 6, "LAST: " + last_move(state), width - 12, 2, line_height=LINE)
-    draw.result_banner(img, state, MARGIN + g.rows * CELL // 2)
+    draw.result_banner(img, state, top, y + LINE - 2)  # over the player rows and status
     return img

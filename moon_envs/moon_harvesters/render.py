@@ -5,7 +5,7 @@ harvester just placed the number of deposits it covered (collected deposits leav
 board); a row per player (label ``P0`` in the player's colour, ``N DEPOSITS`` collected as
 a bar and a number, the harvester kind and pieces placed; ``>`` whose turn it is), the
 phase and whose turn it is, and the last move; a finished game's frame shows the result
-over the board (:func:`moon_envs.core.draw.result_banner`)."""
+under the board (:func:`moon_envs.core.draw.result_banner`)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def render_rgb(state: HarvestersState, seat: int | None = None) -> np.ndarray:
                       f"PHASE {state.phase}  {status}")  # fmt: skip
     draw.label_lines(img, y + LINE, 6, "LAST: " + (last or "new game"), width - 12, 2,
                      line_height=LINE)  # fmt: skip
-    draw.result_banner(img, state, MARGIN + g.rows * CELL // 2)
+    draw.result_banner(img, state, top, y + LINE - 2)  # over the player rows and status
     return img
 
 

@@ -5,7 +5,7 @@ the middle, the dice below (used dice dimmed, each die's index under it, as move
 them: ``die 4 (face 2)``), a row per player (label ``P0`` in the player's colour, points,
 ``BID`` beside the bidder, ``>`` whose turn it is, ``OUT`` for an excluded seat), the
 phase and whose turn it is, and the last move over two lines; a finished game's frame
-shows the result over the ring (:func:`moon_envs.core.draw.result_banner`)."""
+shows the result under the ring and dice (:func:`moon_envs.core.draw.result_banner`)."""
 
 from __future__ import annotations
 
@@ -109,5 +109,5 @@ def render_rgb(state: MoonstarState, seat: int | None = None) -> np.ndarray:
                       f"PHASE {state.phase}  {status}")  # fmt: skip
     last = "LAST: " + str(getattr(state, "last_action", ""))
     draw.label_lines(img, y + LINE, 6, last, SIZE - 12, 2, line_height=LINE)
-    draw.result_banner(img, state, SIZE // 2)
+    draw.result_banner(img, state, top, y + LINE - 2)  # over the player rows and status
     return img

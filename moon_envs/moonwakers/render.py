@@ -77,7 +77,7 @@ def render_rgb(state, viewer: int | None = None) -> np.ndarray:
     draw.caption_line(img, y + LINE, 6, WIDTH - 6, f"PHASE {state.phase()}")
     last = last_step(state, viewer) if state.last[2] else "new game"
     draw.caption_line(img, y + 2 * LINE, 6, WIDTH - 6, "LAST: " + last)
-    draw.result_banner(img, state, 104 + 60)
+    draw.result_banner(img, state, top, y + LINE - 2)  # over the player rows and status
     return img
 
 

@@ -171,5 +171,5 @@ def render_rgb(state: StarMasterPosition, seat: int | None = None) -> np.ndarray
     y = top + n * ROW + 4
     draw.caption_line(img, y, 6, WIDTH - 6, _status(state))
     draw.caption_line(img, y + LINE, 6, WIDTH - 6, "LAST: " + last_move_text(state, seat))
-    draw.result_banner(img, state, TOP + rows * CELL // 2)
+    draw.result_banner(img, state, top, y + LINE - 2)  # over the player rows and status
     return img

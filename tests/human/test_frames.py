@@ -89,12 +89,18 @@ def test_frames_label_seats_turn_and_last_move(env_id: str) -> None:
     assert shown >= 2
 
 
+INSIDE = slice(4, -4)  # the columns inside the banner's frame (2 px margin, 2 px edge)
+
+
 def _banner(state, shape) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of the result banner drawn alone, and which of their pixels it inks."""
+    """The rows of the result banner's text (inside its frame, which is as tall as the
+    rows a game gives it) drawn alone, and which of their pixels it inks."""
     alone = draw.canvas(*shape[:2])
     assert draw.result_banner(alone, state)
-    rows = np.flatnonzero((alone != np.array(draw.BACKGROUND, np.uint8)).any(axis=(1, 2)))
-    strip = alone[rows[0] : rows[-1] + 1]
+    inside = alone[:, INSIDE]
+    inked = (inside != np.array(draw.BACKGROUND, np.uint8)).any(axis=2)
+    rows = np.flatnonzero(inked.any(axis=1) & ~inked.all(axis=1))  # not the frame's edges
+    strip = inside[rows[0] : rows[-1] + 1]
     return strip, (strip != np.array(draw.BACKGROUND, np.uint8)).any(axis=2)
 
 
@@ -106,13 +112,12 @@ def test_the_final_frame_shows_the_result(env_id: str) -> None:
     assert not draw.result_banner(draw.canvas(*frame.shape[:2]), states[len(states) // 2])
     strip, ink = _banner(final, frame.shape)
     tops = range(frame.shape[0] - strip.shape[0] + 1)
-    assert any(np.array_equal(frame[t : t + len(strip)][ink], strip[ink]) for t in tops)
+    inside = frame[:, INSIDE]
+    assert any(np.array_equal(inside[t : t + len(strip)][ink], strip[ink]) for t in tops)
     winners = [int(w) for w in final.winners()]
     color = draw.PLAYER_COLORS[winners[0]] if len(winners) == 1 else draw.INK
     assert drawn(frame, draw.winners_text(winners), color)
-    assert drawn(frame, "GAME OVER: " + draw.winners_text(winners), draw.INK) or (
-        env_id in LABELS_COMING
-    )
+    assert drawn(frame, "GAME OVER", draw.INK) or env_id in LABELS_COMING
 
 
 def test_winners_text_and_status() -> None:
@@ -168,3 +173,35 @@ def test_harvesters_pieces_stay_apart_and_collected_deposits_are_counted() -> No
     gained = int(states[k].collected.sum() - states[k - 1].collected.sum())
     assert drawn(frames[k], str(gained), render.EDGE)
     assert not drawn(frames[k - 1], str(gained), render.EDGE)
+
+
+def _board_bottom(env_id: str, state) -> int:
+    """The first row under the board (the rows of each seat and the status come next)."""
+    from moon_envs.jupiter import render as jupiter
+    from moon_envs.moon_harvesters import render as harvesters
+    from moon_envs.moonstar import render as moonstar
+    from moon_envs.star_master import render as star_master
+
+    def stars() -> int:
+        return star_master.TOP + star_master.board_rows(state) * star_master.CELL
+
+    return {
+        "jupiter_v0": lambda: jupiter.MARGIN + state.game.rows * jupiter.CELL,
+        "moonstar_v1": lambda: moonstar.SIZE + moonstar.DIE + moonstar.INDEX,
+        "moon_harvesters_v0": lambda: harvesters.MARGIN + state.game.rows * harvesters.CELL,
+        "star_master_v0": stars,
+        "moonwakers_v1": lambda: 104 + 14 + 100,  # the table: its label, then its cards
+    }[env_id]()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_the_result_banner_leaves_the_board_and_last_move_in_sight(env_id, monkeypatch) -> None:
+    states, frames = play(env_id, seed=1)
+    final, frame = states[-1], frames[-1]
+    renderer = type(moon_envs.make(env_id)).rgb_renderer
+    monkeypatch.setattr(draw, "result_banner", lambda *args, **kwargs: False)
+    plain = renderer(final)  # the same picture without the banner
+    changed = np.flatnonzero((frame != plain).any(axis=(1, 2)))
+    assert changed.size  # the banner is drawn ...
+    assert changed[0] >= _board_bottom(env_id, final)  # ... under the board, not over it
+    assert drawn(frame, "LAST:", draw.INK)  # and the last move is still shown

@@ -67,8 +67,10 @@ def test_a_harvesters_game_typed_by_hand_and_piped_in() -> None:
     assert any(re.fullmatch(r"[a-f][1-6]", t) for t in person.typed)  # any case
     # in the place phase the person typed only KIND ORIENTATION ANCHOR
     assert {t for t in person.typed if re.fullmatch(r"[LX] \d [A-F][1-6]", t)}
-    assert "names no legal move" in out  # refused tries were explained
-    assert "does not fit here (a cell taken, a crater or off the board)" in out
+    # refused tries were explained, naming what is in the way
+    holder = r"(player_\d's harvester|a crater|a deposit)"
+    assert re.search(rf"does not fit here: ([A-F]\d is occupied by {holder}|it would leave)", out)
+    assert re.search(rf"\n  [A-F][1-6] is occupied by {holder}", out)  # a crater or deposit
     assert "final scores:" in out and "winner(s): " in out
     # the same keystrokes piped into the installed command give the same game
     piped = subprocess.run(

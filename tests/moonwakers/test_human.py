@@ -38,7 +38,7 @@ def test_a_person_plays_a_whole_game_seeing_only_their_seat():
     code = main(argv, stdin=FirstLegalInput(400), stdout=out)
     text = out.getvalue()
     assert code == 0 and "final scores:" in text and "winner(s):" in text
-    assert "Moonwakers SEED. Each round" in text  # the legend
+    assert "Moonwakers SEED. Goal: the most COMBINATION points" in text  # the help
     assert "player_0 (human): " in text and "Your move (player_0)." in text
     assert "player_1 (random): player_1 chooses an option (sealed)" in text
     assert "options: player_0" in text and "claims: player_0" in text

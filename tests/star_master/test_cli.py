@@ -91,7 +91,7 @@ def test_a_person_sees_only_their_seat_view(monkeypatch: pytest.MonkeyPatch) -> 
     assert views and set(views) == {1}  # every board printed is player_1's own view
     assert observers and set(observers) == {1}  # every move told as player_1 may know it
     assert "spectator" not in out
-    assert "Star Master: find the colour the dice name" in out  # the legend
+    assert "Star Master. Goal: be the first to hold 6 colours" in out  # the help
     assert "player_1 (human): names red\n" in out  # moves typed by name
     assert "player_1 (human): flips slot 3: red, found: gains red\n" in out
     assert "player_1 (human): swaps slot 3 with slot 8\n" in out

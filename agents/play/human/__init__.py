@@ -8,7 +8,11 @@
 * :mod:`moon_agents.play.human.moonstar`, :mod:`moon_agents.play.human.moon_harvesters`: those
   games' hooks.
 * :mod:`moon_agents.play.human.jupiter`: Jupiter's hooks (scores of each move, who starts, rolls);
-  :mod:`moon_agents.play.human.moonstar_typing`: Moonstar's typed moves and bids.
+  :mod:`moon_agents.play.human.moonstar_typing`: Moonstar's typed moves and bids;
+  :mod:`moon_agents.play.human.moonwakers_typing`: Moonwakers cards typed as the game prints them;
+  :mod:`moon_agents.play.human.cells`: refusals of moves on taken cells, naming what is there.
+* :mod:`moon_agents.play.human.screen`: a screen redrawn in place on a terminal, a plain log
+  elsewhere, lines wrapped at the width.
 """
 
 from moon_agents.play.human.hooks import (

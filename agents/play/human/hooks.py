@@ -53,6 +53,10 @@ def no_chance_lines(before: State, after: State, observer: int | None) -> list[s
     return []
 
 
+def never_forgets(game: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class GameHooks:
     """What a game adds for people.
@@ -68,6 +72,9 @@ class GameHooks:
             events (dice, draws) that happened between two positions; none by default.
         aliases: ``aliases(state, text) -> text`` rewrites a typed move into the words of
             a move's name (e.g. ``L 3 B2`` -> ``harvester orientation 3 at B2``).
+        forgets: ``forgets(game) -> bool``, whether a seat is meant to forget what it was
+            shown (Star Master's memory modes ``"none"`` and ``"decay"``): a terminal then
+            clears its scrollback at every redraw (:mod:`moon_agents.play.human.screen`).
     """
 
     narrate: Narrator = generic_narrate
@@ -76,6 +83,7 @@ class GameHooks:
     move_name: Callable[[State, int], str] = generic_move_name
     aliases: Callable[[State, str], str] = same_text
     narrate_chance: Callable[[State, State, int | None], list[str]] = no_chance_lines
+    forgets: Callable[[Any], bool] = never_forgets
 
 
 GENERIC = GameHooks()

@@ -5,12 +5,15 @@ Moves read ``probe B2: +7 (the 3 on B1, the 4 on C2)`` and ``puts the 5 on C3: p
 first (drawn at random)``, ``the die shows 5``. With black moons a 3 or 4 counts
 negative and a score never drops below 0, so gains are read from the scores themselves.
 Jupiter has no hidden information: every seat and a spectator read the same lines.
+A probe or die typed on a taken cell is refused naming what holds it (``B2 is occupied
+by player_1's probe``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from moon_agents.play.human.cells import occupied, typed_cell
 from moon_agents.play.human.hooks import GameHooks
 
 
@@ -78,6 +81,7 @@ def narrate_chance(before: Any, after: Any, observer: int | None) -> list[str]:
 
 
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a turn, how to type moves (at most 15 lines)."""
     g = state.game
     last = f"{'ABCDEF'[g.cols - 1]}{g.rows}"
     black = (
@@ -86,14 +90,40 @@ def legend(state: Any, seat: int | None) -> str:
         else ""
     )
     return (
-        f"Jupiter. The board: columns A..{'ABCDEF'[g.cols - 1]}, rows 1..{g.rows} (A1 top\n"
-        f"left, {last} bottom right); a..d = player_0..3's probes, digits = dice.\n"
-        "On your turn place a probe ('B2' or 'probe B2'): it scores the dice now in its row\n"
-        "and column. Or take a die ('roll'), then put the face rolled on an empty cell\n"
-        "('C3'): every probe in its row and column scores it. Highest score at the end\n"
-        f"wins.{black}\n"
+        "Jupiter. Goal: the highest score when every cell is filled.\n"
+        "Your turn, one of two: place a probe on an empty cell (it scores the dice now in\n"
+        "its row and column), or take a die, roll it and put it on an empty cell (every\n"
+        f"probe in its row and column scores the face).{black}\n"
+        f"Board: columns A..{'ABCDEF'[g.cols - 1]}, rows 1..{g.rows} (A1 top left, {last} "
+        "bottom right);\n"
+        "a..d = player_0..3's probes, digits = dice.\n"
+        "Type 'B2' or 'probe B2' (a probe), 'roll' (take a die), then 'C3' (its cell).\n"
         "'moves' lists the legal moves, 'board' shows the board, 'q' quits."
     )
 
 
-HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance)
+def aliases(state: Any, text: str) -> str:
+    """A probe or die typed on a cell that holds one (``probe B2``, ``die on B2``, ``B2``)
+    is refused naming what holds it: ``B2 is occupied by player_1's probe``; other text is
+    left to the generic parser."""
+    g = state.game
+    cell = typed_cell(text, ("probe", "die on", "die"), g.rows, g.cols)
+    if cell is None:
+        return text
+    occupants = []
+    if int(state.owner[cell]) >= 0:
+        occupants.append(f"player_{int(state.owner[cell])}'s probe")
+    if int(state.die[cell]):
+        occupants.append(f"a die showing {int(state.die[cell])}")
+    if not occupants:
+        return text
+    legal = [int(a) for a in state.legal_actions_mask().nonzero()[0]]
+    names = {a: state.action_to_string(a) for a in legal}
+
+    def cell_of(a: int) -> int | None:
+        return a % g.num_cells if a != g.roll_action else None
+
+    raise occupied(cell, occupants, names, cell_of, g.cols)
+
+
+HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance, aliases=aliases)

@@ -4,7 +4,9 @@ A placement is listed as ``harvester L orientation 3 at B2 covering B2 C2 B3 B4 
 type ``L 3 B2`` (kind, orientation, anchor: the top-left corner of the orientation's
 picture), ``3 B2``, or the covered cells in any order (``B2 B3 B4 B5 C2``). Deposits
 and craters are typed by cell name (``B12``). While placing, the seat's kind is drawn
-in every orientation it may take.
+in every orientation it may take. A refused move says what is in the way:
+``'L 3 B2': orientation 3 with its anchor on B2 does not fit here: C2 is occupied by
+player_1's harvester``, ``B4 is occupied by a deposit``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from moon_agents.play.human.cells import occupied, typed_cell
 from moon_agents.play.human.hooks import GameHooks, generic_narrate
 from moon_agents.play.human.parsing import MoveError
 
@@ -82,6 +85,7 @@ def aliases(state: Any, text: str) -> str:
     """``[KIND] ORIENTATION ANCHOR`` or the covered cells in any order -> the placement's
     name; other text unchanged."""
     if state.phase != "place":
+        _refuse_occupied(state, text)
         return text
     m = re.fullmatch(r"(?:(\w+)\s+)?(\d+)\s+([A-Za-z]\d+)", text.strip())
     if m:
@@ -122,20 +126,88 @@ def _by_orientation(state: Any, typed: str, kind: str | None, slot: int, anchor:
     same = [a for a, p in places.items() if p[1] == slot] or list(places)
     near = sorted(same, key=lambda a: abs(places[a][2] - cell))[:6]
     raise MoveError(
-        f"{typed!r}: orientation {slot} with its anchor on {anchor.upper()} does not fit here "
-        "(a cell taken, a crater or off the board)",
+        f"{typed!r}: orientation {slot} with its anchor on {anchor.upper()} does not fit "
+        f"here: {_why_not(state, shape.orientations[slot], cell)}",
         [f"{a}: {move_name(state, a)}" for a in near],
         heading="placements that fit",
     )
 
 
+def holders(state: Any, cell: int, crater_blocks: bool = True) -> list[str]:
+    """What occupies ``cell``: ``["player_1's harvester"]``, ``["a crater", "a deposit"]``
+    (a crater only when ``crater_blocks``)."""
+    owner = int(state.owner[cell])
+    found = [f"player_{owner}'s harvester"] if owner >= 0 else []
+    if state.crater[cell] and crater_blocks:
+        found.append("a crater")
+    if state.deposit[cell]:
+        found.append("a deposit")
+    return found
+
+
+def _why_not(state: Any, cells: tuple[tuple[int, int], ...], anchor: int) -> str:
+    """Why an orientation's ``cells`` with their top-left corner on ``anchor`` do not fit:
+    ``C2 and C3 are occupied by player_1's harvester, it would leave the board (A1..F6)``."""
+    g = state.game
+    r0, c0 = divmod(anchor, g.cols)
+    by_holder: dict[str, list[str]] = {}  # what is in the way -> the cells it holds
+    for r, c in cells:
+        if r0 + r >= g.rows or c0 + c >= g.cols:
+            continue
+        cell = (r0 + r) * g.cols + c0 + c
+        blocking = [h for h in holders(state, cell, g.config.craters_block) if h != "a deposit"]
+        if blocking:
+            by_holder.setdefault(" and ".join(blocking), []).append(g.cell_name(cell))
+    reasons = []
+    for holder, names in by_holder.items():
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        reasons.append(f"{listed} {'is' if len(names) == 1 else 'are'} occupied by {holder}")
+    if any(r0 + r >= g.rows or c0 + c >= g.cols for r, c in cells):
+        last = g.cell_name(g.num_cells - 1)
+        reasons.append(f"it would leave the board (A1..{last})")
+    return ", ".join(reasons) or "no such placement"
+
+
+def _refuse_occupied(state: Any, text: str) -> None:
+    """A crater or deposit typed on a cell that holds something (``deposit on C4``,
+    ``C4``) is refused naming what: ``C4 is occupied by player_1's harvester``."""
+    g = state.game
+    if state.phase == "deposits":
+        base, crater_blocks = g.deposit_base, g.config.craters_block_deposits
+    elif state.phase == "craters":
+        base, crater_blocks = g.crater_base, True
+    else:
+        return
+    cell = typed_cell(text, ("deposit on", "deposit", "crater on", "crater"), g.rows, g.cols)
+    legal = [int(a) for a in state.legal_actions_mask().nonzero()[0]]
+    if cell is None or base + cell in legal:
+        return
+    found = holders(state, cell, crater_blocks)
+    if state.phase == "craters":
+        found = [h for h in found if h == "a crater"]
+    if found:
+        names = {a: state.action_to_string(a) for a in legal}
+        on_cell = {a: a - base for a in legal if base <= a < base + g.num_cells}
+        raise occupied(cell, found, names, on_cell.get, g.cols)
+
+
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a turn, how to type moves (at most 15 lines)."""
+    g = state.game
+    due = g.config.deposits_per_turn
     return (
-        "Moon Harvesters. Columns A.., rows 1..; a..d = players' harvesters, O crater,\n"
-        "* deposit. Moves: 'take harvester kind L', 'take a crater', 'crater on C4',\n"
-        "'deposit on B12' (or just 'B12'), and placements as kind, orientation and anchor\n"
-        "('L 3 B2') or the covered cells ('B2 B3 B4 B5 C2'). The anchor is the top-left\n"
-        "corner of the orientation's picture. 'moves' lists the legal moves, 'q' quits."
+        "Moon Harvesters. Goal: collect the most deposits (a tie: fewer pieces placed).\n"
+        "First an auction: each player takes a harvester kind (theirs for the game) or a\n"
+        "crater; the craters taken go on the board, then the opening deposits.\n"
+        "Your turn: place one of your harvesters inside the grid (turned or mirrored at\n"
+        "will), not over a harvester or a crater; it collects the deposits it covers.\n"
+        f"Then put {due} deposits on free cells. The game ends when nobody can place.\n"
+        f"Board: columns A..{g.cell_name(g.num_cells - 1)[0]}, rows 1..{g.rows}; "
+        "a..d = harvesters, O crater, * deposit.\n"
+        "Type 'take harvester kind L', 'take a crater', 'crater on C4', 'deposit on B4'\n"
+        "(or 'B4'); a placement as kind, orientation and anchor, 'L 3 B2' (the anchor is\n"
+        "the top-left corner of the orientation's picture) or its cells 'B2 B3 B4 B5 C2'.\n"
+        "'moves' lists the legal moves, 'board' shows the board, 'q' quits."
     )
 
 

@@ -77,16 +77,22 @@ def narrate(before: Any, action: int, after: Any, observer: int | None) -> list[
 
 
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a round, how to type moves (at most 15 lines)."""
+    target = state.game.config.target
     return (
-        "Moonstar. Dice are named by index and face everywhere: 'die 4 (face 2)' is the die\n"
-        "at index 4 of the board's dice line (counted from 0), showing 2.\n"
-        "Moves: 'moon 3 die 4 cw' or 'moon 3 with a 2 clockwise' (directions cw, ccw,\n"
-        "clockwise, counterclockwise; Game 9 adds 'cw x2', 'ccw half' or 'ccw x2'); each move\n"
-        "listed shows where the moon lands and what it scores.\n"
-        "Auction: a number is a bid amount ('45' bids 45), or 'pass', 'challenge'.\n"
-        "Also 'planet on star 4', 'side bet 0.5 of score on made'; '#12' is move number 12.\n"
-        "Type a name or enough words of it; 'moves' lists the legal moves, 'board' the\n"
-        "board, 'q' quits."
+        f"Moonstar. Goal: {target} points first (checked at the end of each round).\n"
+        "A round: the organizer sets up the planets and moons and the dice are rolled.\n"
+        "Auction: bid the total you promise to score with these dice, or pass. The high\n"
+        "bidder moves every moon by one die's value; each moon scores by the star it ends\n"
+        "on (a 10-planet 10, a 5-planet 5, else 1, unless the Game says otherwise).\n"
+        "Made: the bidder gains the bid. Failed: every other player gains 10 and the\n"
+        "bidder sits out the next auction.\n"
+        "Dice are named by index and face: 'die 4 (face 2)' is die 4 of the dice line.\n"
+        "Auction: '45' bids 45, 'pass' (or 'pas'), 'challenge'.\n"
+        "Moves: 'moon 3 die 4 cw' or 'moon 3 with a 2 clockwise' (cw, ccw; Game 9 adds\n"
+        "'cw x2', 'ccw half'); each listed move shows where the moon lands and scores.\n"
+        "Also 'planet on star 4', 'side bet 0.5 of score on made'; '#12' is move 12.\n"
+        "'moves' lists the legal moves, 'board' shows the board, 'q' quits."
     )
 
 

@@ -9,7 +9,8 @@ after them: characters dealt, terrain cards laid face down on the table (their t
 face only), the reader's own set-up card, cards an ionic storm makes everyone explore,
 COMBINATION cards turned up, every d12 (die, modifier and total) and the first player.
 Only what the reader's seat may know is printed; a spectator (``observer=None``) sees
-every face.
+every face. Cards are typed as the game prints them (``pay with Ice Field:C``): see
+:mod:`moon_agents.play.human.moonwakers_typing`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from moon_agents.play.human.hooks import GameHooks
+from moon_agents.play.human.moonwakers_typing import aliases
 from moon_envs.moonwakers.config import ActionLayout as A
+from moon_envs.moonwakers.config import target_points
 from moon_envs.moonwakers.text import (
     OPTIONS,
     RESPONSES,
@@ -168,17 +171,22 @@ def narrate_chance(before: Any, after: Any, observer: int | None) -> list[str]:
 
 
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a round, how to type moves (at most 15 lines)."""
+    target = target_points(state.n)
     return (
-        "Moonwakers SEED. Each round: choose 'option SCAN' or 'option PROTECTION' (sealed),\n"
-        "'scan table card 2' if you chose SCAN, then 'place under table card 1' (or play a\n"
-        "SCAN card on a card first), 'MAP' (keep the card's terrain element) or 'EXPLORE'\n"
-        "(flip it: its explored face counts, an ACCIDENT must be faced with 'play SHELTER'\n"
-        "or 'roll the die'), then 'claim combination slot 0' or 'pass' (sealed) and pay\n"
-        "card by card ('pay with ...'). Windows offer 'play SHIELD', 'play CRYOGEN',\n"
-        "'play DEFECTIVE SHELTER' or 'pass'. Cards show as Biome:Element / explored face\n"
-        "(?? when you have not seen it). Type a number, a name, or enough words of it;\n"
-        "'moves' lists the legal moves, 'board' shows your view, 'q' quits."
+        "Moonwakers SEED. Goal: the most COMBINATION points when the game ends (at the\n"
+        f"end of the round in which someone reaches {target}); buy them with elements.\n"
+        "A round: 'option SCAN' or 'option PROTECTION' (sealed); 'scan table card 2' if\n"
+        "you chose SCAN; put your character under a table card ('place under table card\n"
+        "1'); then 'MAP' (keep the card's terrain element) or 'EXPLORE' (flip it: its\n"
+        "explored face goes to your hand; face an ACCIDENT with 'play SHELTER' or 'roll\n"
+        "the die'); last 'claim combination slot 0' or 'pass' (or 'pas'), sealed, and\n"
+        "pay card by card, naming a card as the game prints it: 'pay with Ice Field:C'.\n"
+        "Windows offer 'play SHIELD', 'play CRYOGEN', 'play DEFECTIVE SHELTER' or 'pass'.\n"
+        "Cards show as Biome:Element / explored face (?? when you have not seen it).\n"
+        "Type a number, a name, or enough words of it; 'moves' lists the legal moves,\n"
+        "'board' shows your view, 'q' quits."
     )
 
 
-HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance)
+HOOKS = GameHooks(narrate=narrate, legend=legend, narrate_chance=narrate_chance, aliases=aliases)

@@ -5,7 +5,8 @@ number (``12``, or ``#12`` where a game reads bare numbers otherwise, as Moonsta
 auction reads bid amounts), the whole name (``probe B2``, ``bid 35``, ``pass``) or just
 enough words of it to pick one legal move: its first words, its last words (``B2``) or
 some of its words in order (``side bet 0.5 made``), tried in that order. Words are
-compared case-insensitively, and a few synonyms are understood (``clockwise`` = ``cw``).
+compared case-insensitively, and a few synonyms are understood (``clockwise`` = ``cw``,
+and the French rule books' ``pas`` / ``passe`` = ``pass``).
 When nothing matches, the error lists the legal moves whose names are nearest to what
 was typed. A game's ``aliases`` hook may first rewrite what was typed (see
 :mod:`moon_agents.play.human.hooks`).
@@ -22,6 +23,8 @@ SYNONYMS = {
     "counter-clockwise": "ccw",
     "anticlockwise": "ccw",
     "anti-clockwise": "ccw",
+    "pas": "pass",  # the French rule books' word ("je passe")
+    "passe": "pass",
 }
 
 

@@ -8,9 +8,12 @@ import numpy as np
 
 from moon_agents.play.human.hooks import hooks_for
 from moon_agents.play.human.parsing import MoveError, parse_move
+from moon_agents.play.human.screen import PlainLog, is_terminal
 
 LIST_AT_MOST = 30
 """Longer move lists are not printed unasked (type ``moves``)."""
+HELP_WORDS = ("help", "h", "?")
+"""What shows the game's help: its goal, a turn, and how to type moves."""
 
 
 class InputEnded(Exception):
@@ -21,18 +24,28 @@ class HumanAgent:
     """A person at the terminal: sees the board and the legal moves, types a move.
 
     A move is typed as its number, its name or enough words of it (see
-    :mod:`moon_agents.play.human.parsing`); ``help`` shows the game's legend, ``moves`` the legal
-    moves, ``board`` the seat's view of the board, ``q`` quits (``KeyboardInterrupt``).
+    :mod:`moon_agents.play.human.parsing`); ``help`` (or ``h``, ``?``) shows the game's
+    help (its goal, a turn, how to type moves), ``moves`` the legal moves, ``board`` the
+    seat's view of the board, ``q`` quits (``KeyboardInterrupt``).
+
+    Args:
+        inp, out: where moves are read and the prompts written.
+        name: the agent's name.
+        screen: what writes ``out`` (:mod:`moon_agents.play.human.screen`); default a
+            plain log with lines left whole.
     """
 
-    def __init__(self, inp: TextIO, out: TextIO, name: str = "human") -> None:
+    def __init__(
+        self, inp: TextIO, out: TextIO, name: str = "human", screen: PlainLog | None = None
+    ) -> None:
         self.name = name
         self.inp = inp
         self.out = out
+        self.screen = screen or PlainLog(out)
 
     def _say(self, text: str) -> None:
         if text:
-            print(text, file=self.out)
+            self.screen.show(text)
 
     def act(self, view: Any) -> int:
         # a determinisation consistent with what this seat knows: used only to name moves
@@ -52,12 +65,12 @@ class HumanAgent:
             if not line:
                 raise InputEnded("input ended before the game did")
             text = line.strip()
-            if not _is_terminal(self.inp):  # piped input: show what was typed, as a terminal does
+            if not is_terminal(self.inp):  # piped input: show what was typed, as a terminal does
                 print(text, file=self.out)
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 raise KeyboardInterrupt
-            if low in ("help", "h", "?"):
+            if low in HELP_WORDS:
                 self._say(hooks.legend(state, view.seat))
                 continue
             if low in ("moves", "m", "list"):
@@ -79,10 +92,3 @@ class HumanAgent:
         self._say("Legal moves:")
         for a, name in names.items():
             self._say(f"  {a:>4}: {name}")
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):  # no isatty, or a closed stream
-        return False

@@ -151,17 +151,33 @@ def _slot_rows(k: int) -> str:
 
 
 def legend(state: Any, seat: int | None) -> str:
+    """``help``: the goal, a turn, how to type moves (at most 15 lines)."""
     k = state.game.k
     return (
-        "Star Master: find the colour the dice name; the first to hold 6 colours wins.\n"
-        f"Slots are numbered 0-{k - 1} ({_slot_rows(k)}). Moves: 'flip 3',\n"
-        "'grab 3' or 'abstain' in a race, 'swap 5' after a find, 'name red' (or just\n"
-        "'red') on a star, 'pass' when you hold the colour. '?' marks a slot your view\n"
-        "does not show: remember what you saw! Type a number, a name, or enough words\n"
-        "of it; 'moves' lists the legal moves, 'board' your view, 'q' quits."
+        "Star Master. Goal: be the first to hold 6 colours (a pawn of each of 6 colours).\n"
+        "A turn: the roller rolls the dice. A colour: flip a slot to find that colour's\n"
+        "cube (found: take its pawn, then swap the cube with another slot; missed: the\n"
+        "cube goes back), or pass if you hold the colour. A star on the white die: name\n"
+        "a colour you lack, then flip. A star on the black die: a race, every seat grabs\n"
+        "a slot or abstains (sealed), and the fastest grabber flips.\n"
+        f"Slots are numbered 0-{k - 1} ({_slot_rows(k)}); '?' marks a slot\n"
+        "your view does not show: remember what you saw!\n"
+        "Type 'flip 3'; 'grab 3' or 'abstain' in a race; 'swap 5' after a find;\n"
+        "'name red' (or 'red') on a star; 'pass' (or 'pas') when you hold the colour.\n"
+        "'moves' lists the legal moves, 'board' shows your view, 'q' quits."
     )
 
 
+def forgets(game: Any) -> bool:
+    """A seat forgets the layout unless ``memory="perfect"``: its first view shows the whole
+    layout, later views only what its memory and window keep."""
+    return game.config.memory != "perfect"
+
+
 HOOKS = GameHooks(
-    narrate=narrate, legend=legend, move_name=move_name, narrate_chance=narrate_chance
+    narrate=narrate,
+    legend=legend,
+    move_name=move_name,
+    narrate_chance=narrate_chance,
+    forgets=forgets,
 )
