@@ -95,13 +95,13 @@ def to_text(s, viewer: int | None) -> str:
 
 def last_step(s, viewer: int | None) -> str:
     """The last step (a move or a chance event) as ``viewer`` may know it."""
-    seat, action, kind = s.last
+    seat, action, kind, card = s.last
     if seat < 0:
         return chance_name(s, kind, action, viewer)
     hidden = viewer is not None and viewer != seat and still_sealed(s, kind, action)
     if action == -2 or hidden:
         return f"player_{seat} {sealed_label(kind, action)} (sealed)"
-    return f"player_{seat}: {describe(s, seat, action, kind, viewer)}"
+    return f"player_{seat}: {describe(s, seat, action, kind, viewer, card)}"
 
 
 def chance_name(s, kind: str, outcome: int, viewer: int | None) -> str:
@@ -144,8 +144,10 @@ def sealed_label(kind: str, action: int) -> str:
     }.get(kind, "plays SCAN on a card of their choice")
 
 
-def describe(s, seat: int, action: int, kind: str, viewer: int | None) -> str:
-    """The name of ``action`` taken by ``seat`` in a ``kind`` decision."""
+def describe(s, seat: int, action: int, kind: str, viewer: int | None, card: int = -1) -> str:
+    """The name of ``action`` taken by ``seat`` in a ``kind`` decision. A MAPPED action
+    names the card at its index in ``s``; ``card`` (the card it named when it was taken,
+    ``state.last[3]``) names a move already made, whose card may have left."""
     a = int(action)
     lay = s.layout
     if a == A.PASS:
@@ -182,8 +184,8 @@ def describe(s, seat: int, action: int, kind: str, viewer: int | None) -> str:
         owner = (seat + off) % s.n
         verb = {"place": "play SCAN on", "claim": "LABO on", "loss": "lose", "pay": "pay with"}
         where = f"player_{owner}'s mapped card #{i}"
-        if i < len(s.mapped[owner]):
-            c = s.mapped[owner][i]
+        c = card if card >= 0 else s.mapped[owner][i] if i < len(s.mapped[owner]) else -1
+        if c >= 0:
             where += f" ({face(s, c)}/{explored(s, c, viewer)})"
         return f"{verb.get(kind, 'use')} {where}"
     if lay.HAND <= a < lay.num_actions:
