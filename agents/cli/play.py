@@ -2,7 +2,9 @@
 
 The board is printed after each move (``--render ansi``); ``--human SEAT`` lets a person
 play that seat from the terminal and shows them only what their seat may know;
-``--gif`` / ``--html`` record the game.
+``--gif`` / ``--html`` record the game. Once nobody can score any more (a game whose
+position has ``stalemate_reason()``), the moves that follow are told in one line
+(:mod:`moon_agents.play.stalemate`).
 
 ``--agents`` names one agent per seat, in seat order, skipping the ``--human`` seat: the
 number of agents (plus the person) is the player count, and ``--param num_players=N``
@@ -23,6 +25,7 @@ from moon_agents.cli.usage import UsageError, parse_params
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from moon_agents.base import start_game
     from moon_agents.play.human import HumanAgent, InputEnded, narrate, narrate_chance
+    from moon_agents.play.stalemate import StalemateRun
     from moon_agents.seating import setup_game
     from moon_agents.zoo import make_agent
 
@@ -105,6 +108,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         print("(type 'help' at your move for how to enter moves)", file=out)
     if recorder is not None:
         recorder.start(env.game_state, ": ".join(["start", *opening]))
+    stalemate = StalemateRun()  # moves once nobody can score any more: told in one line
     try:
         while env.agents and not env.game_state.is_terminal():
             agent = env.agent_selection
@@ -123,6 +127,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             lines = narrate(before, action, after, viewer)
             env.step(action)
             lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
+            if stalemate.take(before) and not env.game_state.is_terminal():
+                continue
+            for line in stalemate.summary():
+                print(line, file=out)
             print(f"{names[seat]}: {lines[0]}", file=out)
             for line in lines[1:]:
                 print(line, file=out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from moon_envs.moonwakers.cards import ELEMENTS
 from moon_envs.moonwakers.config import ActionLayout as A
+from moon_envs.moonwakers.stalemate import STALEMATE_TEXT, stalemated
 
 SEALED = ("option", "claim", "peek", "respond")
 OPTIONS = ("SCAN", "PROTECTION")
@@ -88,9 +89,21 @@ def to_text(s, viewer: int | None) -> str:
         lines.append("rolls: " + ", ".join(f"player_{x} {d}->{t}" for x, d, t in s.last_rolls))
     if s.last[2]:
         lines.append("last: " + last_step(s, viewer))
+    if s.tasks and stalemated(s):
+        lines.append(f"stalemate: {STALEMATE_TEXT}; {stalemate_end(s)}")
     if not s.tasks:
         lines.append("game over; winners: " + ", ".join(f"player_{w}" for w in s.winners()))
     return "\n".join(lines)
+
+
+def stalemate_end(s) -> str:
+    """When a stalemated game ends, under its ``end_when_stalemated``."""
+    if s.config.end_when_stalemated:
+        return "the game ends with this round (end_when_stalemated)"
+    return (
+        f"the rounds play on, empty, to the round cap (max_rounds={s.config.max_rounds}); "
+        "end_when_stalemated=True ends the game with this round"
+    )
 
 
 def last_step(s, viewer: int | None) -> str:
