@@ -2,9 +2,9 @@
 
 The board is printed after each move (``--render ansi``); ``--human SEAT`` lets a person
 play that seat from the terminal and shows them only what their seat may know;
-``--gif`` / ``--html`` record the game. Once nobody can score any more (a game whose
-position has ``stalemate_reason()``), the moves that follow are told in one line
-(:mod:`moon_agents.play.stalemate`).
+``--gif`` / ``--html`` record the game. Without ``--human``, once nobody can score any
+more (a game whose position has ``stalemate_reason()``), the moves that follow are told
+in one line (:mod:`moon_agents.play.stalemate`).
 
 ``--agents`` names one agent per seat, in seat order, skipping the ``--human`` seat: the
 number of agents (plus the person) is the player count, and ``--param num_players=N``
@@ -127,8 +127,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             lines = narrate(before, action, after, viewer)
             env.step(action)
             lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
-            if stalemate.take(before) and not env.game_state.is_terminal():
-                continue
+            if viewer is None and stalemate.take(before) and not env.game_state.is_terminal():
+                continue  # a spectator's view: a seat cannot always tell a stalemate
             for line in stalemate.summary():
                 print(line, file=out)
             print(f"{names[seat]}: {lines[0]}", file=out)

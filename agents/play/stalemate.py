@@ -3,9 +3,10 @@
 A game's position may say that nobody can ever score again with a method
 ``stalemate_reason() -> str`` (the reason, ``""`` while someone still can), e.g.
 Moonwakers with every terrain card held and no COMBINATION card affordable, whose rounds
-then play on, empty, to the round cap. ``moon-envs play`` does not print those moves one
-by one: :class:`StalemateRun` takes them in and tells them as one line once the run ends
-(at the end of the game)::
+then play on, empty, to the round cap. ``moon-envs play`` (a spectator's view: a seat
+cannot always tell a stalemate, hidden cards may decide it) does not print those moves
+one by one: :class:`StalemateRun` takes them in and tells them as one line once the run
+ends (at the end of the game)::
 
     == rounds 41-100 (480 moves not shown): nobody could score any more: no terrain card
     left to draw and nobody can pay a COMBINATION card

@@ -54,7 +54,9 @@ class MoonwakersState(_Core):
 
     def stalemate_reason(self) -> str:
         """Why nobody can ever score again (:mod:`~moon_envs.moonwakers.stalemate`), or
-        ``""`` while someone still can (and at the end of the game)."""
+        ``""`` while someone still can (and at the end of the game). A fact of the whole
+        position, the spectator's: a seat cannot always tell (another hand's unseen card
+        may be a LABO or hold the atoms missing)."""
         return STALEMATE_TEXT if self.tasks and stalemated(self) else ""
 
     def action_to_public_string(self, action: int, observer: int) -> str:

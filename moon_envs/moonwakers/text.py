@@ -1,8 +1,9 @@
 """Text views of a Moonwakers position and the names of actions.
 
-``to_text(state, None)`` is the spectator's full view (every face); ``to_text(state, p)``
-shows only what seat ``p`` may know: unseen explored faces print as ``??`` and another
-seat's sealed choices as ``sealed``. Action names follow the decision being taken (a
+``to_text(state, None)`` is the spectator's full view (every face, and a ``stalemate:``
+line once nobody can score any more); ``to_text(state, p)`` shows only what seat ``p``
+may know: unseen explored faces print as ``??`` and another seat's sealed choices as
+``sealed``. Action names follow the decision being taken (a
 MAPPED action is a SCAN, a LABO, a loss or a payment); :func:`public_action_name` is
 what another seat learns of a move.
 """
@@ -89,7 +90,7 @@ def to_text(s, viewer: int | None) -> str:
         lines.append("rolls: " + ", ".join(f"player_{x} {d}->{t}" for x, d, t in s.last_rolls))
     if s.last[2]:
         lines.append("last: " + last_step(s, viewer))
-    if s.tasks and stalemated(s):
+    if viewer is None and s.tasks and stalemated(s):  # a seat cannot know: hidden cards
         lines.append(f"stalemate: {STALEMATE_TEXT}; {stalemate_end(s)}")
     if not s.tasks:
         lines.append("game over; winners: " + ", ".join(f"player_{w}" for w in s.winners()))

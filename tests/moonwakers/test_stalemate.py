@@ -13,6 +13,7 @@ from moon_envs.core.game import ConfigError
 from moon_envs.moonwakers.config import MoonwakersConfig
 from moon_envs.moonwakers.stalemate import STALEMATE_TEXT, stalemated
 from tests.moonwakers.positions import A, blank, lay, map_card, of_kind, run, show
+from tests.moonwakers.test_human import FirstLegalInput
 
 
 def _combo(s, name: str) -> int:
@@ -67,8 +68,8 @@ def test_by_default_a_stalemate_plays_on_to_the_round_cap():
     s = held_everything(max_rounds=3)
     _pass_claims(s)
     assert not s.is_terminal() and s.round == 2
-    assert "stalemate: " + STALEMATE_TEXT in s.to_string(0)
-    assert "max_rounds=3" in str(s)
+    assert "stalemate: " + STALEMATE_TEXT in str(s) and "max_rounds=3" in str(s)
+    assert "stalemate" not in s.to_string(0)  # a seat cannot tell: hidden cards may decide
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])  # SCAN / PROTECTION, then claims that pass
     assert s.round == 3 and list(s.scores()) == [0, 0]
@@ -120,5 +121,19 @@ def test_play_tells_the_empty_rounds_of_a_stalemate_in_one_line():
     assert len(summary) == 1, text[-3000:]
     assert summary[0].startswith("== rounds ") and "-60 (" in summary[0]
     first = int(summary[0].split()[2].split("-")[0])
-    assert f"== round {first + 1}: " not in text  # the empty rounds are not told one by one
+    claims = [line for line in text.splitlines() if line.startswith("  claims: ")]
+    assert len(claims) <= first  # one per round before it, and the last move's: not 60
     assert "== game over after round 60" in text
+
+
+def test_a_person_playing_a_seat_is_not_told_of_a_stalemate():
+    """A seat cannot always tell a stalemate (hidden cards may decide it): with --human
+    every move is told."""
+    out = io.StringIO()
+    argv = ["play", "moonwakers_v1", "--seed", "3", "--render", "none", "--human", "0"]
+    argv += ["--param", "num_players=6", "--param", "max_rounds=30"]
+    assert main(argv, stdin=FirstLegalInput(400), stdout=out) == 0
+    text = out.getvalue()
+    assert "nobody could score any more" not in text and "stalemate" not in text
+    claims = [line for line in text.splitlines() if line.startswith("  claims: ")]
+    assert len(claims) == 30 and "== game over after round 30" in text  # every round told
