@@ -2,7 +2,9 @@
 
 The board is printed after each move (``--render ansi``); ``--human SEAT`` lets a person
 play that seat from the terminal and shows them only what their seat may know;
-``--gif`` / ``--html`` record the game.
+``--gif`` / ``--html`` record the game. Without ``--human``, once nobody can score any
+more (a game whose position has ``stalemate_reason()``), the moves that follow are told
+in one line (:mod:`moon_agents.play.stalemate`).
 
 On a terminal each board is drawn over the previous one, with the latest moves under it
 (:class:`~moon_agents.play.human.screen.TerminalScreen`; a Star Master seat that forgets
@@ -33,6 +35,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from moon_agents.base import start_game
     from moon_agents.play.human import HumanAgent, InputEnded, hooks_for, narrate, narrate_chance
     from moon_agents.play.human.screen import open_screen
+    from moon_agents.play.stalemate import StalemateRun
     from moon_agents.seating import setup_game
     from moon_agents.zoo import make_agent
 
@@ -122,6 +125,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         screen.say("(type 'help' at your move for how to enter moves)")
     if recorder is not None:
         recorder.start(env.game_state, ": ".join(["start", *opening]))
+    stalemate = StalemateRun()  # moves once nobody can score any more: told in one line
     try:
         while env.agents and not env.game_state.is_terminal():
             agent = env.agent_selection
@@ -142,6 +146,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             lines = narrate(before, action, after, viewer)
             env.step(action)
             lines += narrate_chance(after, env.game_state, viewer)  # rolls made by the env
+            if viewer is None and stalemate.take(before) and not env.game_state.is_terminal():
+                continue  # a spectator's view: a seat cannot always tell a stalemate
+            for line in stalemate.summary():
+                screen.say(line)
             screen.say("\n".join([f"{names[seat]}: {lines[0]}", *lines[1:]]))
             if recorder is not None:
                 recorder.add(env.game_state, f"{names[seat]}: {lines[0]}")

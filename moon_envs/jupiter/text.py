@@ -10,6 +10,11 @@ from moon_envs.jupiter.config import _OVER
 from moon_envs.jupiter.protocols import JupiterTables
 
 
+def _plural(count: int, word: str) -> str:
+    """``word`` for a count of 1 (or -1), else ``word + "s"``."""
+    return word if abs(count) == 1 else word + "s"
+
+
 class TextViews:
     """Move names, event descriptions and the text board."""
 
@@ -59,9 +64,10 @@ class TextViews:
         lines.append("probes a..d = player_0..3; digits = dice")
         for s in range(g.config.num_players):
             mark = "*" if (self._current_player() == s) else " "
+            points, probes = int(self.points[s]), int(self.probes_left[s])
             lines.append(
-                f"{mark} player_{s} ({letters[s]}): {int(self.points[s]):>3} points, "
-                f"{int(self.probes_left[s])} probes left"
+                f"{mark} player_{s} ({letters[s]}): {points:>3} {_plural(points, 'point')}, "
+                f"{probes} {_plural(probes, 'probe')} left"
             )
         status = f"dice left: {self.dice_left}"
         if self.rolled:

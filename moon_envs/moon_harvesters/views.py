@@ -71,24 +71,42 @@ class Views:
             return f"deposit on {g.cell_name(a - g.deposit_base)}"
         raise ValueError(f"action {a} is out of range 0..{g.spec.num_actions - 1}")
 
+    def _cell_text(self, cell: int) -> str:
+        owner = self._owner[cell]
+        if owner >= 0:
+            return "abcd"[owner]
+        if self._crater[cell]:
+            return "@" if self._deposit[cell] else "O"
+        return "*" if self._deposit[cell] else "."
+
+    def board_lines(self) -> list[str]:
+        """The grid as text: one line per row, and under each row but the last a line of
+        ``|`` joining cells of one harvester; ``-`` joins them within a row. Two harvesters
+        of one player side by side stay two pieces (``a a`` and not ``a-a``)."""
+        g = self.game
+        cols = g.cols
+        piece = self._piece
+        lines = ["    " + " ".join(COLUMN_LETTERS[c] for c in range(cols))]
+        for r in range(g.rows):
+            row = r * cols
+            text = self._cell_text(row)
+            for cell in range(row + 1, row + cols):
+                joined = piece[cell] >= 0 and piece[cell] == piece[cell - 1]
+                text += ("-" if joined else " ") + self._cell_text(cell)
+            lines.append(f"{r + 1:>3} {text}")
+            if r + 1 < g.rows:
+                below = (
+                    "|" if piece[cell] >= 0 and piece[cell] == piece[cell + cols] else " "
+                    for cell in range(row, row + cols)
+                )
+                lines.append(("    " + " ".join(below)).rstrip())
+        return lines
+
     def __str__(self) -> str:
         g = self.game
-        owner, crater, deposit = self._owner, self._crater, self._deposit
-        lines = ["    " + " ".join(COLUMN_LETTERS[c] for c in range(g.cols))]
-        for r in range(g.rows):
-            row = []
-            for c in range(g.cols):
-                cell = r * g.cols + c
-                if owner[cell] >= 0:
-                    row.append("abcd"[owner[cell]])
-                elif crater[cell]:
-                    row.append("@" if deposit[cell] else "O")
-                elif deposit[cell]:
-                    row.append("*")
-                else:
-                    row.append(".")
-            lines.append(f"{r + 1:>3} " + " ".join(row))
-        legend = "harvesters a..d = player_0..3; O crater; * deposit"
+        lines = self.board_lines()
+        legend = "harvesters a..d = player_0..3, one harvester's cells joined by - and |"
+        legend += "; O crater; * deposit"
         if not g.config.craters_block_deposits:
             legend += "; @ deposit on a crater"
         lines.append(legend)
@@ -100,12 +118,13 @@ class Views:
             lines.append(
                 f"{mark} player_{s} ({'abcd'[s]}) kind {kind}: {self._collected[s]:>2} "
                 f"deposits, {self._placed[s]}/{g.config.pieces_per_kind} placed"
-                + (f", {held} crater(s) to place" if held else "")
+                + (f", {held} crater{'s' if held > 1 else ''} to place" if held else "")
             )
         status = f"phase: {self.phase}; supply: {self.supply}"
         if self.phase == AUCTION:
             offer = [g.kinds[k].name for k, on in enumerate(self._on_offer) if on]
-            status += f"; on offer: {offer} and {self.crater_pool} crater(s)"
+            pool = self.crater_pool
+            status += f"; on offer: {offer} and {pool} crater{'' if pool == 1 else 's'}"
         if self.phase == DEPOSITS:
             status += f"; deposits to place: {self.deposits_due}"
         if self.phase == OVER:

@@ -58,7 +58,36 @@ class TextViews:
             return "a sealed side bet"
         return self.action_to_string(action)
 
+    def bet_text(self, seat: int, viewer: int | None) -> str:
+        """``seat``'s Game 11 side bet as ``viewer`` may know it (``None``: the spectator,
+        who sees every bet): ``sealed`` until all have bet, unless it is the viewer's."""
+        side = int(self.bet_side[seat])
+        if side < 0:
+            if seat == self.excluded and not self.game.config.excluded_side_bets:
+                return "excluded"
+            return "to bet" if self.phase == "bets" else "no bet"
+        if viewer is not None and not self.bets_visible(viewer, seat):
+            return "sealed"
+        k = int(self.bet_idx[seat])
+        if k == 0:
+            return "no bet"
+        stake = int(self.bet_stake[seat])
+        fraction = self.game.config.bet_fractions[k]
+        points = "point" if stake == 1 else "points"
+        return f"{fraction:g} of score ({stake} {points}) on {'failed' if side else 'made'}"
+
+    def to_string(self, player: int | None = None) -> str:
+        """The text board as ``player`` may know it (``None``: the spectator's, ``str()``):
+        the same for every seat but Game 11's side bets, each seat's own shown to it and
+        the others' sealed until all have bet."""
+        if player is not None and not 0 <= player < self.game.n:
+            raise ValueError(f"player must be in 0..{self.game.n - 1}, got {player}")
+        return self._text(player)
+
     def __str__(self) -> str:
+        return self._text(None)
+
+    def _text(self, viewer: int | None) -> str:
         g = self.game
         r = self.rules
         lines = [
@@ -94,6 +123,9 @@ class TextViews:
         lines.append(bid + (f", challenged by {', '.join(ch)}" if ch else ""))
         if self.phase == "play":
             lines.append(f"round total {self.round_total}, moves {self.moves_done}/{r.num_moves}")
+        if r.side_bets and self.phase in ("bets", "play"):
+            bets = (f"player_{x} {self.bet_text(x, viewer)}" for x in range(g.n))
+            lines.append("side bets: " + ", ".join(bets))
         cp = self._current_player()
         for s in range(g.n):
             mark = "*" if cp == s else " "

@@ -16,7 +16,9 @@
 * ``round_over``: at the end of the round in which a player holds the target points
   (24 / 22 / 20 for 2 / 3 / 4+ players) the game ends (``game_end="automatic"``), or
   each such player, clockwise, may end it or play on (``"choice"``). It also ends when no
-  COMBINATION card is left, and after ``max_rounds`` rounds (a safety cap).
+  COMBINATION card is left, after ``max_rounds`` rounds (a safety cap) and, with
+  ``end_when_stalemated``, once nobody can ever score again
+  (:mod:`~moon_envs.moonwakers.stalemate`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from moon_envs.moonwakers import tasks as T
 from moon_envs.moonwakers.config import ActionLayout as A
 from moon_envs.moonwakers.draws import duel
+from moon_envs.moonwakers.stalemate import stalemated
 from moon_envs.moonwakers.tasks import task
 
 
@@ -185,6 +188,9 @@ def claims_end(s, t) -> None:
 def round_over(s, t) -> None:
     no_combos = not s.combo_pile and all(c < 0 for c in s.combo_up)
     if no_combos or s.round >= s.config.max_rounds:
+        s.tasks.clear()
+        return
+    if s.config.end_when_stalemated and stalemated(s):
         s.tasks.clear()
         return
     reached = [x for x in s.order_from(s.initiative) if s.points(x) >= s.target]

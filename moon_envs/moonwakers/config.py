@@ -61,6 +61,12 @@ class MoonwakersConfig:
         max_rounds: [HOUSE] safety cap: the game also ends after this many rounds
             (1..500, default 100; it never ended a game of 2-4 heuristic players in the
             measurements of docs/moonwakers.md, and ends the stalemates 5-6 can reach).
+        end_when_stalemated: [HOUSE] end the game at the end of a round after which nobody
+            can ever score again (no terrain card left to draw, none on the table, no LABO
+            in any hand, nobody able to pay a face-up COMBINATION card: see
+            :mod:`~moon_envs.moonwakers.stalemate`) (``True``), or play on to
+            ``max_rounds`` (``False``, the default). The points, hence the winners, are
+            the same either way.
         setup_hand: [HOUSE] a set-up card that is an ACCIDENT or a STORM is ``"redraw"``
             (default) or ``"keep"``: kept in hand as a card with no element.
         ability_duel: [HOUSE] a SHORTCUT or PERMUTATION is a d12 duel against its target
@@ -108,6 +114,7 @@ class MoonwakersConfig:
     num_players: int = 2
     cards: str | None = None
     max_rounds: int = 100
+    end_when_stalemated: bool = False
     setup_hand: str = "redraw"
     ability_duel: bool = True
     shortcut_when: str = "first"
@@ -131,6 +138,7 @@ class MoonwakersConfig:
         check_int("purchases_per_round", self.purchases_per_round, 1, 3)
         check_bool("ability_duel", self.ability_duel)
         check_bool("shield_abilities", self.shield_abilities)
+        check_bool("end_when_stalemated", self.end_when_stalemated)
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if not isinstance(value, str):

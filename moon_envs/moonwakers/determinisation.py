@@ -52,9 +52,9 @@ def resample(s, p: int, rng: np.random.Generator):
     for x in range(new.n):
         if x != p:
             new.gone[x] = list(gone_pub)
-    seat, action, kind = new.last
+    seat, action, kind, _ = new.last
     if seat != p and _sealed_last(s, seat, action, kind, p):
-        new.last = [seat, -2, kind]
+        new.last = [seat, -2, kind, -1]
     new.combo_pile.sort()
     new.forget_memos()
     return new

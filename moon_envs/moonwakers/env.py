@@ -87,6 +87,9 @@ parameter                default       allowed values and meaning
 ``num_players``          2             2..6
 ``cards``                None          a card file path (None: the package's)
 ``max_rounds``           100           1..500 [HOUSE] safety cap: the game also ends after it
+``end_when_stalemated``  False         [HOUSE] ``True``: the game ends at the end of a round
+                                       after which nobody can ever score again (nothing
+                                       left to draw, no LABO, nothing affordable)
 ``setup_hand``           "redraw"      [HOUSE] an ACCIDENT / STORM set-up card is shown and
                                        redrawn; ``"keep"``: kept in hand, holding nothing
 ``ability_duel``         True          [HOUSE] SHORTCUT / PERMUTATION is a d12 duel against
@@ -135,8 +138,8 @@ for the round and each ability is used at most once per round; the disguised res
 windows; a cancelled shelter leaves the die; storms drawn by an ionic storm do nothing;
 free non-accident cards go under the pile; sealed claims, duels for shared claims, one
 purchase per seat and round; the fixed moments of the action cards; the automatic end of
-the game; the round cap. Each is a parameter above; docs/rules.md gives the reason for
-every default.
+the game; the round cap; a stalemate played on to the round cap. Each is a parameter
+above; docs/rules.md gives the reason for every default.
 
 Version history
 ---------------

@@ -18,6 +18,7 @@ from moon_envs.moonwakers import (  # noqa: F401 (the phase modules register the
 from moon_envs.moonwakers import determinisation, hidden, observation, text, validation
 from moon_envs.moonwakers.cards import load_cards
 from moon_envs.moonwakers.config import ActionLayout, MoonwakersConfig, target_points
+from moon_envs.moonwakers.stalemate import STALEMATE_TEXT, stalemated
 from moon_envs.moonwakers.state import MoonwakersState as _Core
 
 observation.index_decision_kinds()
@@ -50,6 +51,13 @@ class MoonwakersState(_Core):
 
     def action_to_string(self, action: int) -> str:
         return text.action_name(self, action)
+
+    def stalemate_reason(self) -> str:
+        """Why nobody can ever score again (:mod:`~moon_envs.moonwakers.stalemate`), or
+        ``""`` while someone still can (and at the end of the game). A fact of the whole
+        position, the spectator's: a seat cannot always tell (another hand's unseen card
+        may be a LABO or hold the atoms missing)."""
+        return STALEMATE_TEXT if self.tasks and stalemated(self) else ""
 
     def action_to_public_string(self, action: int, observer: int) -> str:
         return text.public_action_name(self, action, observer)

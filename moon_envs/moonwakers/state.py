@@ -42,6 +42,7 @@ from moon_envs.core.game import CHANCE, TERMINAL, State
 from moon_envs.moonwakers import tasks as T
 from moon_envs.moonwakers.cards import ABILITIES, EXPLORED_KINDS, covers
 from moon_envs.moonwakers.config import (
+    ActionLayout,
     PROTECTION_MOD,
     SCAN_MOD,
     TABLE_SLOTS,
@@ -52,6 +53,7 @@ from moon_envs.moonwakers.copies import CopiedFields
 SCAN, PROTECTION = 0, 1
 ROLL_RESPONSE, SHELTER_RESPONSE = 0, 1
 MAX_ROLLS_KEPT = 64
+MAPPED = ActionLayout.MAPPED
 _KIND = {k: i for i, k in enumerate(EXPLORED_KINDS)}
 
 
@@ -88,7 +90,10 @@ class MoonwakersState(CopiedFields, State):
         self.duel_rolls = [-1] * n
         self.pay_need = [0] * 6
         self.last_rolls: list[list[int]] = []  # public: [seat, die, total], the round's last 64
-        self.last: list = [-1, -1, ""]  # the last step: [seat or -1 (chance), action, kind]
+        # the last step: [seat or -1 (chance), action, kind, card]; card: the terrain card a
+        # MAPPED action named, read before the move (a paid, lost or LABO'd card has left
+        # the mapped cards by then), else -1
+        self.last: list = [-1, -1, "", -1]
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.mapped: list[list[int]] = [[] for _ in range(n)]
         self.bought: list[list[int]] = [[] for _ in range(n)]
@@ -201,6 +206,14 @@ class MoonwakersState(CopiedFields, State):
         bit = 1 << actor
         known = self.known
         return [base + i for i, c in enumerate(self.mapped[owner]) if not known[c] & bit]
+
+    def mapped_card(self, actor: int, action: int) -> int:
+        """The card a MAPPED action of ``actor`` names (-1 for a hand card action)."""
+        lay = self.layout
+        if action >= lay.HAND:
+            return -1
+        off, i = lay.split_mapped(action)
+        return self.mapped[(actor + off) % self.n][i]
 
     def go_public(self, card: int) -> None:
         """Everyone sees ``card``'s explored face."""
@@ -375,10 +388,12 @@ class MoonwakersState(CopiedFields, State):
         t = self.tasks.pop(0)
         kind = t["t"]
         if "_chance" in t:
-            self.last = [-1, action, kind]
+            self.last = [-1, action, kind, -1]
             T.CHANCE_APPLY[kind](self, t, action)
         else:
-            self.last = [t["seat"], action, kind]
+            seat = t["seat"]
+            card = self.mapped_card(seat, action) if action >= MAPPED else -1
+            self.last = [seat, action, kind, card]
             T.APPLY[kind](self, t, action)
         self.advance()
 

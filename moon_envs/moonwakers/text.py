@@ -1,8 +1,9 @@
 """Text views of a Moonwakers position and the names of actions.
 
-``to_text(state, None)`` is the spectator's full view (every face); ``to_text(state, p)``
-shows only what seat ``p`` may know: unseen explored faces print as ``??`` and another
-seat's sealed choices as ``sealed``. Action names follow the decision being taken (a
+``to_text(state, None)`` is the spectator's full view (every face, and a ``stalemate:``
+line once nobody can score any more); ``to_text(state, p)`` shows only what seat ``p``
+may know: unseen explored faces print as ``??`` and another seat's sealed choices as
+``sealed``. Action names follow the decision being taken (a
 MAPPED action is a SCAN, a LABO, a loss or a payment); :func:`public_action_name` is
 what another seat learns of a move.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from moon_envs.moonwakers.cards import ELEMENTS
 from moon_envs.moonwakers.config import ActionLayout as A
+from moon_envs.moonwakers.stalemate import STALEMATE_TEXT, stalemated
 
 SEALED = ("option", "claim", "peek", "respond")
 OPTIONS = ("SCAN", "PROTECTION")
@@ -88,20 +90,32 @@ def to_text(s, viewer: int | None) -> str:
         lines.append("rolls: " + ", ".join(f"player_{x} {d}->{t}" for x, d, t in s.last_rolls))
     if s.last[2]:
         lines.append("last: " + last_step(s, viewer))
+    if viewer is None and s.tasks and stalemated(s):  # a seat cannot know: hidden cards
+        lines.append(f"stalemate: {STALEMATE_TEXT}; {stalemate_end(s)}")
     if not s.tasks:
         lines.append("game over; winners: " + ", ".join(f"player_{w}" for w in s.winners()))
     return "\n".join(lines)
 
 
+def stalemate_end(s) -> str:
+    """When a stalemated game ends, under its ``end_when_stalemated``."""
+    if s.config.end_when_stalemated:
+        return "the game ends with this round (end_when_stalemated)"
+    return (
+        f"the rounds play on, empty, to the round cap (max_rounds={s.config.max_rounds}); "
+        "end_when_stalemated=True ends the game with this round"
+    )
+
+
 def last_step(s, viewer: int | None) -> str:
     """The last step (a move or a chance event) as ``viewer`` may know it."""
-    seat, action, kind = s.last
+    seat, action, kind, card = s.last
     if seat < 0:
         return chance_name(s, kind, action, viewer)
     hidden = viewer is not None and viewer != seat and still_sealed(s, kind, action)
     if action == -2 or hidden:
         return f"player_{seat} {sealed_label(kind, action)} (sealed)"
-    return f"player_{seat}: {describe(s, seat, action, kind, viewer)}"
+    return f"player_{seat}: {describe(s, seat, action, kind, viewer, card)}"
 
 
 def chance_name(s, kind: str, outcome: int, viewer: int | None) -> str:
@@ -144,8 +158,10 @@ def sealed_label(kind: str, action: int) -> str:
     }.get(kind, "plays SCAN on a card of their choice")
 
 
-def describe(s, seat: int, action: int, kind: str, viewer: int | None) -> str:
-    """The name of ``action`` taken by ``seat`` in a ``kind`` decision."""
+def describe(s, seat: int, action: int, kind: str, viewer: int | None, card: int = -1) -> str:
+    """The name of ``action`` taken by ``seat`` in a ``kind`` decision. A MAPPED action
+    names the card at its index in ``s``; ``card`` (the card it named when it was taken,
+    ``state.last[3]``) names a move already made, whose card may have left."""
     a = int(action)
     lay = s.layout
     if a == A.PASS:
@@ -182,8 +198,8 @@ def describe(s, seat: int, action: int, kind: str, viewer: int | None) -> str:
         owner = (seat + off) % s.n
         verb = {"place": "play SCAN on", "claim": "LABO on", "loss": "lose", "pay": "pay with"}
         where = f"player_{owner}'s mapped card #{i}"
-        if i < len(s.mapped[owner]):
-            c = s.mapped[owner][i]
+        c = card if card >= 0 else s.mapped[owner][i] if i < len(s.mapped[owner]) else -1
+        if c >= 0:
             where += f" ({face(s, c)}/{explored(s, c, viewer)})"
         return f"{verb.get(kind, 'use')} {where}"
     if lay.HAND <= a < lay.num_actions:

@@ -187,11 +187,12 @@ def _round_fields(s, cfg, n: int) -> None:
         _int(f"last_rolls[{i}][0]", roll[0], 0, n - 1)
         die = _int(f"last_rolls[{i}][1]", roll[1], 1, 12)
         _int(f"last_rolls[{i}][2]", roll[2], die - 1, die + 2)
-    _list("last", s.last, 3)
+    _list("last", s.last, 4)
     _int("last[0]", s.last[0], -1, n - 1)
     _int("last[1]", s.last[1], -2, s.game.spec.num_actions)
     if s.last[2] != "" and s.last[2] not in _kinds():
         _fail("last[2]", f"must be a task kind or '', got {quote(s.last[2])}")
+    _int("last[3]", s.last[3], -1, s.cards.num_terrain - 1)
 
 
 def _kinds() -> set[str]:

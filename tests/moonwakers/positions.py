@@ -24,7 +24,7 @@ def blank(n: int = 2, chars=None, **params):
     s.combo_pile = list(range(s.cards.num_combos))
     s.combo_up = [-1] * face_up_combos(n)
     s.last_rolls = []
-    s.last = [-1, -1, ""]
+    s.last = [-1, -1, "", -1]
     return s
 
 
