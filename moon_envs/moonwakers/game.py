@@ -39,6 +39,9 @@ class MoonwakersState(_Core):
         return determinisation.resample(self, player, rng)
 
     def _validate(self) -> None:
+        last = self.last
+        if type(last) is list and len(last) == 3:  # a snapshot from before last[3] existed
+            self.last = [*last, -1]  # the card its move took is not known: none named
         validation.validate(self)
 
     def to_string(self, player: int | None = None) -> str:

@@ -77,3 +77,17 @@ def test_the_last_step_names_the_card_of_the_move_as_it_was_offered():
         f"({face(s, second)}/{explored(s, second, 1)})"
     )
     assert explored(s, second, 1) != "??"
+
+
+def test_a_snapshot_written_before_the_card_entry_still_loads():
+    """Snapshots saved when ``last`` had three entries load, naming no card."""
+    s = blank(2)
+    show(s, 0, O2)
+    _two_mapped(s, 0)
+    run(s, ("pay_start", {"seat": 0, "slot": 0}))
+    s.apply_action(A.mapped(0, 0))
+    data = s.to_dict()
+    data["state"]["last"] = data["state"]["last"][:3]
+    old = type(s).from_dict(data, s.game)
+    assert old.last == [*s.last[:3], -1]
+    assert _last_line(old).startswith("last: player_0: pay with player_0's mapped card #0")
