@@ -2,7 +2,7 @@
 
 ::
 
-    moon-envs list                                   envs, summaries, agents per game
+    moon-envs list                                   envs, summaries, agents, parameters
     moon-envs list moonstar_v1                       an env's page and every parameter
     moon-envs play jupiter_v0 --agents random greedy [--seed 0]   one agent per seat: 2 players
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument(
         "env", nargs="?", help="an env id: print its page and every parameter with its default"
     )
-    ls.add_argument("--params", action="store_true", help="also list each env's parameters")
+    ls.add_argument("--params", action="store_true", help="(parameters are always listed)")
 
     pl = sub.add_parser("play", help="play one game between agents (or against them)")
     pl.add_argument("env", help="env id, e.g. jupiter_v0")
