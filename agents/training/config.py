@@ -53,6 +53,7 @@ from moon_agents.training.strict_yaml import (
     MAX_YAML_DEPTH,
     StrictYamlLoader,
     load_yaml_text,
+    read_config_yaml,
     read_yaml,
 )
 from moon_envs.core.game import ConfigError
@@ -83,8 +84,15 @@ __all__ = [  # loading and saving and, for existing imports, the schema and YAML
 # ---- loading --------------------------------------------------------------------------------
 
 
-def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentConfig:
-    """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field."""
+def parse_config(
+    data: Mapping[str, Any],
+    source: str = "config",
+    problems: list[tuple[str, str]] | None = None,
+) -> ExperimentConfig:
+    """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field.
+
+    ``problems`` (``(dotted field, what is wrong)``, e.g. the file's repeated keys) are
+    errors found before validation, reported in the same message."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping, got {type(data).__name__}")
     data, model = dict(data), ExperimentConfig
@@ -100,12 +108,16 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
     if is_jax(data):
         data, model = jax_schema(data)
     # --
+    lines = [_line(field, why) for field, why in problems or []]
     try:
-        return model.model_validate(data)
+        config = model.model_validate(data)
     except ValidationError as exc:
-        lines = error_lines(exc, model)
-    if issubclass(model, ExperimentConfig):
-        lines += [line for line in unchecked_agent_lines(data) if line not in lines]
+        lines += error_lines(exc, model)
+        if issubclass(model, ExperimentConfig):
+            lines += [line for line in unchecked_agent_lines(data) if line not in lines]
+    else:
+        if not lines:
+            return config
     raise ConfigError(error_report(source, lines))
 
 
@@ -159,10 +171,10 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     :class:`ConfigError`.
     """
     p = Path(path)
-    data = read_yaml(p)
+    data, duplicates = read_config_yaml(p)
     for dotted, value in (overrides or {}).items():
         _set_dotted(data, dotted, value)
-    return parse_config(data, source=str(p))
+    return parse_config(data, source=str(p), problems=duplicates)
 
 
 def save_config(config: ExperimentConfig, path: str | Path) -> None:

@@ -106,3 +106,18 @@ def test_checks_of_several_fields_report_with_the_others(data: dict, fields: lis
 def test_a_bad_env_id_alone_is_reported_not_the_agents_it_cannot_check() -> None:
     msg = error_of({"env": {"id": "nope_v0"}, "opponents": {"pool": ["greddy"]}})
     assert "1 invalid field(s)" in msg and "env.id" in msg and "greddy" not in msg
+
+
+def test_repeated_keys_come_with_the_schema_errors(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("seed: 1\nalgorithm:\n  n_envs: 2\n  n_envs: 4\n  gamma: 2.0\nseed: 2\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    lines = str(info.value).splitlines()
+    assert lines[0] == f"{path}: 3 invalid field(s)"
+    assert "  algorithm.n_envs: duplicate key 'n_envs' at line 4 (first at line 3)" in lines[1]
+    assert "  seed: duplicate key 'seed' at line 6 (first at line 1)" in lines[2]
+    assert lines[3].startswith("  algorithm.gamma: Input should be less than or equal to 1")
+    path.write_text("seed: 1\nseed: 2\n")  # alone, a repeated key is still an error
+    with pytest.raises(ConfigError, match=r"1 invalid field\(s\)\n  seed: duplicate key"):
+        load_config(path)
