@@ -16,13 +16,13 @@ shrunk, the same command with smaller budgets:
   agents, budgets and parameters as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
   rounds; an ``eval`` without ``--games`` plays 2;
-* ``train CONFIG``: a copy of CONFIG with 128 timesteps, 2 envs of 64 steps, no
-  evaluation, checkpoints, plot or TensorBoard (a JAX trainer's: 32 decisions of 4 games,
-  2 evaluation games against its first opponent); ``ppo:runs/NAME_seedS/model.zip`` (or
-  ``az:...model.npz``) in a later command is the model such a shrunk run of
-  ``configs/NAME.yaml`` wrote;
+* ``train CONFIG``: a copy of CONFIG (a file or a shipped config's name) with 128
+  timesteps, 2 envs of 64 steps, no evaluation, checkpoints, plot or TensorBoard (a JAX
+  trainer's: 32 decisions of 4 games, 2 evaluation games against its first opponent);
+  ``ppo:runs/NAME_seedS/model.zip`` (or ``az:...model.npz``) in a later command is the
+  model such a shrunk run of ``configs/NAME.yaml`` wrote;
 * ``play --human SEAT``: the person types numbers 0, 1, 2, ... until the game ends;
-* output files (``--out``, ``--gif``, ``--html``) go to a temporary folder;
+* output files (``--out``, ``--gif``, ``--html``, ``--to``) go to a temporary folder;
 * ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
   default cases, or the one ``--env`` names);
 * ``moon_agents.benchmarks.moonstar_rounds``: ``--games 2``;
@@ -124,6 +124,14 @@ def documented_commands() -> list[str]:
     return commands
 
 
+def config_file(arg: str) -> Path:
+    """The config ``moon-envs train ARG`` reads: a file of the checkout, or a shipped
+    config's name."""
+    from moon_agents.cli.configs import resolve_config
+
+    return ROOT / arg if (ROOT / arg).exists() else resolve_config(arg)[0]
+
+
 def _set_deep(data: dict, updates: dict) -> None:
     for key, value in updates.items():
         if isinstance(value, dict):
@@ -175,7 +183,8 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             else:
                 out += ["--repeats", "1"]
     if command == "train":
-        config = yaml.safe_load((ROOT / out[1]).read_text())
+        path = config_file(out[1])
+        config = yaml.safe_load(path.read_text())
         rllib = _is_rllib(config)
         algorithm = config.get("algorithm", {}).get("name")
         if algorithm in SHRUNK_JAX:
@@ -184,7 +193,7 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             config["eval"]["opponents"] = config["eval"]["opponents"][:1]
         else:
             _set_deep(config, SHRUNK_RLLIB if rllib else SHRUNK_TRAINING)
-        small = tmp / "configs" / Path(out[1]).name
+        small = tmp / "configs" / path.name
         small.parent.mkdir(parents=True, exist_ok=True)
         small.write_text(yaml.safe_dump(config))
         out[1] = str(small)
@@ -194,7 +203,7 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         if arg.startswith("mcts"):  # search budgets shrunk: the spec is what is checked
             arg = out[i] = re.sub(r"simulations=\d+", "simulations=4", arg)
             arg = out[i] = re.sub(r"seconds=[\d.]+", "seconds=0.01", arg)
-        if out[i - 1] in ("--out", "--gif", "--html") and i > 0 and command != "train":
+        if out[i - 1] in ("--out", "--gif", "--html", "--to") and i > 0 and command != "train":
             out[i] = str(tmp / "files" / Path(arg).name)
         m = re.match(r"(ppo|rllib|az):runs/(\w+?)_seed(\d+)/(model\.zip|model\.npz|model)$", arg)
         if m:
@@ -325,7 +334,7 @@ def test_documented_command_runs(
     if (argv and argv[0] == "train") or any(a.startswith(("ppo:", "rllib:")) for a in argv):
         pytest.importorskip("sb3_contrib")
         yaml = pytest.importorskip("yaml")
-        if argv[0] == "train" and _is_rllib(yaml.safe_load((ROOT / argv[1]).read_text())):
+        if argv[0] == "train" and _is_rllib(yaml.safe_load(config_file(argv[1]).read_text())):
             pytest.importorskip("ray", reason="the rllib extra is not installed")
     tmp = tmp_path_factory.getbasetemp() / "docs_commands"
     tmp.mkdir(exist_ok=True)

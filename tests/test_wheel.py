@@ -8,6 +8,7 @@ source, so the test leaves the checkout as it was.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["pyproject.toml", "setup.py", "README.md", "LICENSE", "moon_envs", "agents"]
+SOURCES = [
+    *("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"),
+    *("moon_envs", "agents", "configs"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -29,19 +33,24 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
             shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(ROOT / name, src / name)
-    out = tmp_path_factory.mktemp("dist")
+    return zipfile.ZipFile(build("build_wheel", src, tmp_path_factory.mktemp("dist")))
+
+
+def build(hook: str, src: Path, out: Path) -> Path:
+    """Run setuptools' build ``hook`` (``build_wheel``, ``build_sdist``) on the sources in
+    ``src``, in a fresh interpreter; the file it writes in ``out``."""
     subprocess.run(
         [
             sys.executable,
             "-c",
-            f"from setuptools import build_meta; build_meta.build_wheel({str(out)!r})",
+            f"from setuptools import build_meta; build_meta.{hook}({str(out)!r})",
         ],
         cwd=src,
         check=True,
         capture_output=True,
     )
-    (path,) = out.glob("*.whl")
-    return zipfile.ZipFile(path)
+    (path,) = out.iterdir()
+    return path
 
 
 def test_only_the_projects_own_top_level_names(wheel: zipfile.ZipFile) -> None:
@@ -66,6 +75,22 @@ def test_every_agents_subpackage_and_the_shipped_policies_are_in(wheel: zipfile.
     ]:
         assert f"moon_agents/trained/{policy.name}" in names
     assert any(n.startswith("moon_envs/moonwakers/data/") and n.endswith(".json") for n in names)
+
+
+def test_every_config_is_shipped_where_the_installed_command_finds_it(
+    wheel: zipfile.ZipFile, tmp_path: Path
+) -> None:
+    names = set(wheel.namelist())
+    for path in sorted((ROOT / "configs").iterdir()):
+        assert f"moon_agents/configs/{path.name}" in names, path.name
+    wheel.extractall(tmp_path)  # installed as the wheel lays it out, outside the checkout
+    code = "from moon_agents.cli.configs import configs_dir; print(configs_dir())"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == str(tmp_path / "moon_agents" / "configs")
 
 
 def test_the_command_and_the_agent_factory_are_declared(wheel: zipfile.ZipFile) -> None:

@@ -48,7 +48,19 @@ def attribute_docs(cls: type) -> dict[str, str]:
 
 
 def parameter_lines(env_id: str) -> list[str]:
-    """One line per parameter: ``name = default: allowed values / meaning``."""
+    """One line per parameter: ``name = default: allowed values / meaning``; the game's
+    parameters, then those every env takes (:func:`adapter_parameter_lines`)."""
+    return game_parameter_lines(env_id) + adapter_parameter_lines()
+
+
+def adapter_parameter_lines() -> list[str]:
+    """The parameters every env takes (rendering, rewards, illegal actions), one a line."""
+    items = ADAPTER_PARAMS.items()
+    return [f"  {name} = {default}: {allowed}" for name, (default, allowed) in items]
+
+
+def game_parameter_lines(env_id: str) -> list[str]:
+    """One line per parameter of ``env_id``'s game, read from its config dataclass."""
     import moon_envs
     from moon_envs.core.checks import recording_allowed_values
 
@@ -69,8 +81,6 @@ def parameter_lines(env_id: str) -> list[str]:
         if f.name in allowed:
             text += f" Allowed: {allowed[f.name]}."
         lines.append(f"  {f.name} = {default}: {text}")
-    for name, (default, allowed) in ADAPTER_PARAMS.items():
-        lines.append(f"  {name} = {default}: {allowed}")
     return lines
 
 

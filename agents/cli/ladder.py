@@ -40,12 +40,16 @@ def add_ladder_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def ladder_agents(env_id: str, args: argparse.Namespace) -> tuple[dict[str, str], dict]:
-    """The ladder's ``label -> spec`` and env parameters after the command's edits."""
+    """The ladder's ``label -> spec`` and env parameters after the command's edits; a
+    published agent this install cannot run is left out with a note on stderr."""
     from moon_agents.evaluation.ladder.lineups import LADDERS, ladder_plan
 
+    skipped: dict[str, str] = {}
     if env_id in LADDERS or not args.agent:
         plan = ladder_plan(env_id)
-        agents, params = dict(plan.agents), dict(plan.env_params)
+        agents, params, skipped = dict(plan.agents), dict(plan.env_params), plan.skipped
+        for label, why in skipped.items():
+            print(f"note: {label} is left out of the ladder: {why}", file=sys.stderr)
     else:
         agents, params = {}, {}
     for item in args.agent or []:
@@ -54,6 +58,8 @@ def ladder_agents(env_id: str, args: argparse.Namespace) -> tuple[dict[str, str]
             raise UsageError(f"--agent {item!r}: write it as LABEL=SPEC, e.g. mine=ppo:model.zip")
         agents[label] = spec
     for label in args.drop or []:
+        if label in skipped:
+            continue
         if label not in agents:
             raise UsageError(f"--drop {label!r}: no such agent; allowed: {sorted(agents)}")
         del agents[label]

@@ -2,7 +2,7 @@
 
 ::
 
-    moon-envs list                                   envs, summaries, agents per game
+    moon-envs list                                   envs, summaries, agents, parameters
     moon-envs list moonstar_v1                       an env's page and every parameter
     moon-envs play jupiter_v0 --agents random greedy [--seed 0]   one agent per seat: 2 players
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
@@ -12,6 +12,8 @@
     moon-envs bench [jupiter_v0 ...] [--seconds 1] [--repeats 3] [--json bench.json]
     moon-envs bench --jax [jupiter_v0 ...] [--seconds 3] [--batches 1,64,1024]
     moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
+    moon-envs configs                                the shipped configs (train one by name)
+    moon-envs configs jupiter_ppo [--to my.yaml] [--force]     copy one out to edit
 
 ``--agents`` names one agent per seat in ``play`` and ``eval``: their number is the player
 count (``--param num_players=N`` must agree). Trained agents bring the env parameters they
@@ -32,6 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from moon_agents.cli.bench import add_bench_parser, cmd_bench
+from moon_agents.cli.configs import add_configs_parser, cmd_configs
 from moon_agents.cli.evaluate import cmd_eval
 from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
 from moon_agents.cli.list_envs import cmd_list
@@ -72,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument(
         "env", nargs="?", help="an env id: print its page and every parameter with its default"
     )
-    ls.add_argument("--params", action="store_true", help="also list each env's parameters")
+    ls.add_argument("--params", action="store_true", help="(parameters are always listed)")
 
     pl = sub.add_parser("play", help="play one game between agents (or against them)")
     pl.add_argument("env", help="env id, e.g. jupiter_v0")
@@ -127,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")
-    tr.add_argument("config", help="YAML config, e.g. configs/jupiter_ppo.yaml")
+    tr.add_argument(
+        "config", help="YAML config file, or a shipped config's name (moon-envs configs)"
+    )
     tr.add_argument("--out", help="parent folder of the run folder (overrides output.dir)")
     tr.add_argument("--timesteps", type=int, help="overrides budget.total_timesteps")
     tr.add_argument("--seed", type=int, help="overrides seed")
@@ -151,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_bench_parser(sub)
     add_ladder_parser(sub)
+    add_configs_parser(sub)
     return p
 
 
@@ -167,6 +173,7 @@ def main(
         "eval": lambda a: cmd_eval(a, out),
         "bench": lambda a: cmd_bench(a, out),
         "ladder": lambda a: cmd_ladder(a, out),
+        "configs": lambda a: cmd_configs(a, out),
     }
     try:
         args = build_parser().parse_args(argv)

@@ -1,15 +1,24 @@
-"""``moon-envs train``: train from a YAML config (with command-line overrides) and report."""
+"""``moon-envs train``: train from a YAML config (with command-line overrides) and report.
+
+The config is a file path or the name of a shipped config (``moon-envs configs`` lists
+them; :func:`moon_agents.cli.configs.resolve_config`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, TextIO
 
 
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
+    from moon_agents.cli.configs import resolve_config
     from moon_agents.training.config import load_config
     from moon_agents.training.train import train
 
+    path, shipped = resolve_config(args.config)
+    if shipped is not None:
+        print(f"using the shipped config {shipped.name} ({path})", file=sys.stderr)
     overrides: dict[str, Any] = {}
     if args.out is not None:
         overrides["output.dir"] = args.out
@@ -19,7 +28,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         overrides["seed"] = args.seed
     if args.no_progress:
         overrides["output.progress_bar"] = False
-    config = load_config(args.config, overrides)
+    config = load_config(path, overrides)
     print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
     result = train(config)
     if result.interrupted:

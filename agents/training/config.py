@@ -15,7 +15,9 @@ config names only what it changes; ``configs/README.md`` documents each field)::
 
 Unknown keys and bad values are errors: :func:`load_config` raises
 :class:`~moon_envs.core.game.ConfigError` whose message names every offending field (as a
-dotted path such as ``algorithm.n_steps``) and what is allowed there.
+dotted path such as ``algorithm.n_steps``) and what is allowed there, all in one message:
+the checks that span sections (the agents named in ``opponents`` and ``eval`` against the
+env) run even when another section is invalid.
 
 This module loads, validates and saves configs; the schema is in
 :mod:`moon_agents.training.sections` (one model per section) and :mod:`moon_agents.training.schema`
@@ -33,7 +35,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from moon_agents.training.schema import ExperimentConfig
+from moon_agents.training.schema import ExperimentConfig, agent_problems
 from moon_agents.training.sections import (
     MAX_QUOTE,
     AlgorithmConfig,
@@ -51,6 +53,7 @@ from moon_agents.training.strict_yaml import (
     MAX_YAML_DEPTH,
     StrictYamlLoader,
     load_yaml_text,
+    read_config_yaml,
     read_yaml,
 )
 from moon_envs.core.game import ConfigError
@@ -81,8 +84,15 @@ __all__ = [  # loading and saving and, for existing imports, the schema and YAML
 # ---- loading --------------------------------------------------------------------------------
 
 
-def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentConfig:
-    """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field."""
+def parse_config(
+    data: Mapping[str, Any],
+    source: str = "config",
+    problems: list[tuple[str, str]] | None = None,
+) -> ExperimentConfig:
+    """Validate ``data`` as an :class:`ExperimentConfig`; errors name every bad field.
+
+    ``problems`` (``(dotted field, what is wrong)``, e.g. the file's repeated keys) are
+    errors found before validation, reported in the same message."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping, got {type(data).__name__}")
     data, model = dict(data), ExperimentConfig
@@ -98,10 +108,50 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> ExperimentC
     if is_jax(data):
         data, model = jax_schema(data)
     # --
+    lines = [_line(field, why) for field, why in problems or []]
     try:
-        return model.model_validate(data)
+        config = model.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(format_validation_error(exc, source, model)) from None
+        lines += error_lines(exc, model)
+        if issubclass(model, ExperimentConfig):
+            lines += [line for line in unchecked_agent_lines(data) if line not in lines]
+    else:
+        if not lines:
+            return config
+    raise ConfigError(error_report(source, lines))
+
+
+def unchecked_agent_lines(data: Mapping[str, Any]) -> list[str]:
+    """Error lines for the bad agent specs in raw config ``data``.
+
+    Pydantic runs :class:`ExperimentConfig`'s agent check only once every field is valid;
+    when another field is not, this runs the same check (:func:`agent_problems`) on the
+    lists of specs in ``data`` (defaults where a list is left out), so that one error
+    names the bad agents too. Nothing is reported when the env itself is invalid.
+    """
+    try:
+        env = EnvConfig.model_validate(data.get("env", {}))
+    except ValidationError:
+        return []
+    opponents = data.get("opponents", {})
+    opponents = opponents if isinstance(opponents, Mapping) else {}
+    evaluation = data.get("eval", {})
+    evaluation = evaluation if isinstance(evaluation, Mapping) else {}
+    lists = [
+        ("opponents.pool", opponents.get("pool", _default(OpponentsConfig, "pool"))),
+        ("eval.opponents", evaluation.get("opponents", _default(EvalConfig, "opponents"))),
+    ]
+    schedule = opponents.get("schedule", [])
+    for i, step in enumerate(schedule if isinstance(schedule, list) else []):
+        if isinstance(step, Mapping):
+            lists.append((f"opponents.schedule.{i}.pool", step.get("pool", [])))
+    good = [(f, specs) for f, specs in lists if isinstance(specs, list)]
+    good = [(f, specs) for f, specs in good if all(isinstance(s, str) for s in specs)]
+    return [_line(field, why) for field, why in agent_problems(env, good)]
+
+
+def _default(model: type[BaseModel], field: str) -> Any:
+    return model.model_fields[field].get_default(call_default_factory=True)
 
 
 MAX_ERROR_LINES = 20
@@ -121,10 +171,10 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     :class:`ConfigError`.
     """
     p = Path(path)
-    data = read_yaml(p)
+    data, duplicates = read_config_yaml(p)
     for dotted, value in (overrides or {}).items():
         _set_dotted(data, dotted, value)
-    return parse_config(data, source=str(p))
+    return parse_config(data, source=str(p), problems=duplicates)
 
 
 def save_config(config: ExperimentConfig, path: str | Path) -> None:
@@ -149,9 +199,28 @@ def format_validation_error(
     exc: ValidationError, source: str = "config", model: type[BaseModel] | None = None
 ) -> str:
     """One line per problem: the dotted field, what is wrong, what is allowed."""
-    lines = [f"{_cut(source, 300)}: {exc.error_count()} invalid field(s)"]
-    errors = exc.errors()
-    for err in errors[:MAX_ERROR_LINES]:
+    return error_report(source, error_lines(exc, model))
+
+
+def error_report(source: str, lines: list[str]) -> str:
+    """The error message: ``source``, how many fields are invalid, then the lines (at most
+    :data:`MAX_ERROR_LINES`)."""
+    head = f"{_cut(source, 300)}: {len(lines)} invalid field(s)"
+    more = len(lines) - MAX_ERROR_LINES
+    tail = [f"  ... and {more} more"] if more > 0 else []
+    return "\n".join([head, *lines[:MAX_ERROR_LINES], *tail])
+
+
+def _line(field: str, message: str) -> str:
+    return f"  {field}: {_cut(message, 400)}"
+
+
+def error_lines(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
+    """One line per problem in ``exc``: ``  field: what is wrong (got value)``, allowed
+    keys for an unknown key. A check's message ``sub: text`` names a field below the one
+    that raised it, and a message of several such lines is several problems."""
+    lines = []
+    for err in exc.errors():
         loc = [_cut(str(p), 60) for p in err["loc"]]
         if len(loc) > 1 and loc[0] == "algorithm" and loc[1] in ("alphazero", "jax_ppo"):
             del loc[1]  # the tag pydantic adds for the algorithm's discriminated union
@@ -160,21 +229,19 @@ def format_validation_error(
             allowed = _allowed_keys(err["loc"][:-1], model or ExperimentConfig)
             lines.append(f"  {field}: unknown key; allowed keys here: {allowed}")
             continue
-        msg = err["msg"].removeprefix("Value error, ")
-        sub = re.match(r"^([a-z_][a-z0-9_.]*): ", msg)
-        if err["type"] == "value_error" and sub:
-            field = ".".join([*loc, sub.group(1)])
-            msg = msg[sub.end() :]
+        if err["type"] == "value_error":
+            for part in err["msg"].removeprefix("Value error, ").splitlines():
+                sub = re.match(r"^([a-z_][a-z0-9_.]*): ", part)
+                if sub:
+                    lines.append(_line(".".join([*loc, sub.group(1)]), part[sub.end() :]))
+                else:
+                    lines.append(_line(field, part))
+            continue
         got = err.get("input")
-        shown = (
-            ""
-            if isinstance(got, (dict, list)) or err["type"] == "value_error"
-            else f" (got {_cut(repr(got))})"
-        )
-        lines.append(f"  {field}: {_cut(msg, 400)}{shown}")
-    if len(errors) > MAX_ERROR_LINES:
-        lines.append(f"  ... and {len(errors) - MAX_ERROR_LINES} more")
-    return "\n".join(lines)
+        says_value = isinstance(got, (dict, list)) or err["type"] == "field_check"
+        shown = "" if says_value else f" (got {_cut(repr(got))})"
+        lines.append(f"  {field}: {_cut(err['msg'], 400)}{shown}")
+    return lines
 
 
 def _allowed_keys(loc: tuple[Any, ...], model: Any) -> list[str]:

@@ -1,12 +1,14 @@
 """The whole experiment config: :class:`ExperimentConfig`, its sections and the agents it names.
 
 The sections are in :mod:`moon_agents.training.sections`; this model adds the name, seed and
-torch threads, checks that every opponent and evaluation agent exists for the env, and
-names the run folder. Reading and validating files is :mod:`moon_agents.training.config`.
+torch threads, checks that every opponent and evaluation agent exists for the env
+(:func:`agent_problems`, every bad spec at once), and names the run folder. Reading and
+validating files is :mod:`moon_agents.training.config`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -41,44 +43,14 @@ class ExperimentConfig(_Section):
 
     @model_validator(mode="after")
     def _agents_exist(self) -> ExperimentConfig:
-        from moon_agents.zoo import agent_names, make_agent
-
-        game = self.env.game_name()
-        allowed = agent_names(game)
-        sections = [("opponents.pool", self.opponents.pool)]
-        sections += [
+        lists = [("opponents.pool", self.opponents.pool)]
+        lists += [
             (f"opponents.schedule.{i}.pool", step.pool)
             for i, step in enumerate(self.opponents.schedule)
         ]
-        for section, specs in [*sections, ("eval.opponents", self.eval.opponents)]:
-            for spec in specs:
-                if spec.startswith(("ppo:", "ppo-trusted:")):
-                    path = spec.partition(":")[2]
-                    if not Path(path).exists() and not Path(path + ".zip").exists():
-                        raise ValueError(f"{section}: checkpoint {_cut(path)} does not exist")
-                elif spec.startswith(("az:", "jppo:")):  # a network trained on a JAX twin
-                    from moon_agents.net_agent import parse_spec
-
-                    path = parse_spec(spec)[0]
-                    if not Path(path).is_file():
-                        raise ValueError(f"{section}: weights file {_cut(path)} does not exist")
-                elif spec.startswith("rllib:"):  # RLlib back-end model directory
-                    if not Path(spec[6:]).is_dir():
-                        raise ValueError(
-                            f"{section}: model directory {_cut(spec[6:])} does not exist"
-                        )
-                elif spec.partition(":")[0] not in allowed:
-                    raise ValueError(
-                        f"{section}: unknown agent {_cut(repr(spec))} for {self.env.id}; "
-                        f"allowed values: {allowed} or 'ppo:PATH', 'az:PATH' or 'rllib:PATH'"
-                    )
-                else:
-                    try:
-                        make_agent(spec, game, seed=0)
-                    except ImportError as exc:
-                        raise ValueError(
-                            f"{section}: agent {spec!r} for {self.env.id} is not importable: {exc}"
-                        ) from None
+        problems = agent_problems(self.env, [*lists, ("eval.opponents", self.eval.opponents)])
+        if problems:  # one line per bad spec, each naming its field (config.py splits them)
+            raise ValueError("\n".join(f"{field}: {why}" for field, why in problems))
         return self
 
     def run_name(self) -> str:
@@ -88,3 +60,45 @@ class ExperimentConfig(_Section):
     def to_dict(self) -> dict[str, Any]:
         """The resolved config (every default filled in) as plain data."""
         return self.model_dump(mode="json")
+
+
+def agent_problems(env: EnvConfig, lists: Iterable[tuple[str, list[str]]]) -> list[tuple[str, str]]:
+    """``(field, what is wrong)`` for every spec in ``lists`` (``(field, specs)``) that names
+    no agent ``env``'s game has, or a checkpoint that does not exist, or an agent this
+    install cannot build; empty when every spec is good."""
+    from moon_agents.zoo import agent_names, make_agent
+
+    game = env.game_name()
+    allowed = agent_names(game)
+    problems = []
+    for field, specs in lists:
+        for spec in specs:
+            why = None
+            if spec.startswith(("ppo:", "ppo-trusted:")):
+                path = spec.partition(":")[2]
+                if not Path(path).exists() and not Path(path + ".zip").exists():
+                    why = f"checkpoint {_cut(path)} does not exist"
+            elif spec.startswith(("az:", "jppo:")):  # a network trained on a JAX twin
+                from moon_agents.net_agent import parse_spec
+
+                path = parse_spec(spec)[0]
+                if not Path(path).is_file():
+                    why = f"weights file {_cut(path)} does not exist"
+            elif spec.startswith("rllib:"):  # RLlib back-end model directory
+                if not Path(spec[6:]).is_dir():
+                    why = f"model directory {_cut(spec[6:])} does not exist"
+            elif spec.partition(":")[0] not in allowed:
+                why = (
+                    f"unknown agent {_cut(repr(spec))} for {env.id}; allowed values: "
+                    f"{allowed} or 'ppo:PATH', 'az:PATH' or 'rllib:PATH'"
+                )
+            else:
+                try:
+                    make_agent(spec, game, seed=0)
+                except ImportError as exc:
+                    why = f"agent {spec!r} for {env.id} is not importable: {exc}"
+                except ValueError as exc:  # ConfigError: the spec's own parameters
+                    why = f"agent {_cut(repr(spec))}: {_cut(str(exc), 300)}"
+            if why:
+                problems.append((field, why))
+    return problems

@@ -5,6 +5,12 @@
 errors, assignments are checked and types are strict (``true`` is not an integer);
 :class:`~moon_agents.training.schema.ExperimentConfig` combines them. :func:`_cut` shortens
 the values that their error messages quote.
+
+A check that reads several fields of a section (``batch_size`` against the rollout,
+``params`` against ``id``) is a validator of its last field, reading the earlier ones
+from ``info.data``: pydantic runs it together with every other field's check, so one
+error lists every invalid field (a model-level validator would run only once all the
+fields are valid, showing its error after the others are fixed).
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ from __future__ import annotations
 import itertools
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from moon_agents.paths import check_folder_path, check_plain_name
 from moon_envs.core.game import ConfigError
@@ -24,6 +31,12 @@ MAX_QUOTE = 120
 def _cut(text: str, limit: int = MAX_QUOTE) -> str:
     """``text`` cut to ``limit`` characters for an error message."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def field_error(reason: str) -> PydanticCustomError:
+    """The error of the field being checked, reported as ``reason`` (which names the
+    value and what is allowed)."""
+    return PydanticCustomError("field_check", "{reason}", {"reason": reason})
 
 
 class _Section(BaseModel):
@@ -38,7 +51,9 @@ class EnvConfig(_Section):
 
     id: str = Field("jupiter_v0", description="registered env id (moon_envs.list_envs())")
     params: dict[str, Any] = Field(
-        default_factory=dict, description="parameters for moon_envs.make(id, **params)"
+        default_factory=dict,
+        validate_default=True,  # the env is built even with no params given
+        description="parameters for moon_envs.make(id, **params)",
     )
     margin_shaping: float = Field(
         0.0,
@@ -49,26 +64,33 @@ class EnvConfig(_Section):
     @field_validator("id")
     @classmethod
     def _known_id(cls, value: str) -> str:
-        from moon_envs import list_envs
+        from moon_envs import get_entry, list_envs
 
         if value not in list_envs():
             raise ValueError(
                 f"unknown environment id {_cut(repr(value))}; allowed values: {list_envs()}"
             )
+        try:
+            get_entry(value).env_class()
+        except ImportError as exc:
+            raise field_error(
+                f"environment {value!r} is registered but not importable: {exc}"
+            ) from None
         return value
 
-    @model_validator(mode="after")
-    def _params_build(self) -> EnvConfig:
+    @field_validator("params")
+    @classmethod
+    def _params_build(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         from moon_envs import make
 
+        if "id" not in info.data:  # the id is invalid: its own error says why
+            return value
         try:
-            env = make(self.id, **self.params)
-        except ImportError as exc:
-            raise ValueError(f"id: environment {self.id!r} is registered but not importable: {exc}")
-        except (ConfigError, TypeError) as exc:
-            raise ValueError(f"params: {_cut(str(exc), 400)}") from None
+            env = make(info.data["id"], **value)
+        except (ConfigError, TypeError, ImportError) as exc:
+            raise field_error(_cut(str(exc), 400)) from None
         env.close()
-        return self
+        return value
 
     def game_name(self) -> str:
         """The ``GameSpec.name`` of this env (used to look agents up in the zoo)."""
@@ -83,7 +105,9 @@ class AlgorithmConfig(_Section):
     name: Literal["maskable_ppo"] = "maskable_ppo"
     n_envs: int = Field(8, ge=1, description="parallel environments (DummyVecEnv)")
     n_steps: int = Field(256, ge=2, description="steps per env per rollout")
-    batch_size: int = Field(256, ge=2, description="minibatch size")
+    batch_size: int = Field(
+        256, ge=2, validate_default=True, description="minibatch size, 2..n_envs*n_steps"
+    )
     n_epochs: int = Field(4, ge=1, description="optimisation epochs per rollout")
     learning_rate: float = Field(3e-4, gt=0, description="Adam step size")
     gamma: float = Field(0.99, gt=0, le=1, description="discount")
@@ -105,15 +129,17 @@ class AlgorithmConfig(_Section):
             raise ValueError(f"every layer size must be >= 1, got {value}")
         return value
 
-    @model_validator(mode="after")
-    def _batch_fits(self) -> AlgorithmConfig:
-        rollout = self.n_envs * self.n_steps
-        if self.batch_size > rollout:
-            raise ValueError(
-                f"batch_size: {self.batch_size} exceeds the rollout size n_envs*n_steps={rollout}; "
-                f"allowed: 2..{rollout}"
+    @field_validator("batch_size")
+    @classmethod
+    def _batch_fits(cls, value: int, info: ValidationInfo) -> int:
+        if "n_envs" not in info.data or "n_steps" not in info.data:
+            return value  # no rollout size to compare with: their own errors say why
+        rollout = info.data["n_envs"] * info.data["n_steps"]
+        if value > rollout:
+            raise field_error(
+                f"{value} exceeds the rollout size n_envs*n_steps={rollout}; allowed: 2..{rollout}"
             )
-        return self
+        return value
 
 
 class SnapshotConfig(_Section):
@@ -140,14 +166,13 @@ class OpponentsConfig(_Section):
     )
     snapshots: SnapshotConfig = Field(default_factory=SnapshotConfig)
 
-    @model_validator(mode="after")
-    def _increasing(self) -> OpponentsConfig:
-        starts = [step.from_timesteps for step in self.schedule]
+    @field_validator("schedule")
+    @classmethod
+    def _increasing(cls, value: list[PoolStep]) -> list[PoolStep]:
+        starts = [step.from_timesteps for step in value]
         if any(b <= a for a, b in itertools.pairwise(starts)):
-            raise ValueError(
-                f"schedule: from_timesteps must increase from step to step, got {starts}"
-            )
-        return self
+            raise field_error(f"from_timesteps must increase from step to step, got {starts}")
+        return value
 
 
 class BudgetConfig(_Section):
