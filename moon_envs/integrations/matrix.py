@@ -203,24 +203,19 @@ CHECKS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     ),
     "SuperSuit frame_skip_v0(2)": ("supersuit", _supersuit(lambda ss, e: ss.frame_skip_v0(e, 2))),
     "SuperSuit black_death_v3": ("supersuit", _supersuit(lambda ss, e: ss.black_death_v3(e))),
-    "SuperSuit sticky_actions_v0(0.25), illegal_action='raise'": (
-        "supersuit",
-        _supersuit(lambda ss, e: ss.sticky_actions_v0(e, 0.25)),
-    ),
-    "SuperSuit sticky_actions_v0(0.25), illegal_action='penalize'": (
-        "supersuit",
-        _supersuit(lambda ss, e: ss.sticky_actions_v0(e, 0.25), illegal_action="penalize"),
-    ),
-    "SuperSuit delay_observations_v0(1), illegal_action='raise'": (
-        "supersuit",
-        _supersuit(lambda ss, e: ss.delay_observations_v0(e, 1)),
-    ),
-    "SuperSuit delay_observations_v0(1), illegal_action='penalize'": (
-        "supersuit",
-        _supersuit(lambda ss, e: ss.delay_observations_v0(e, 1), illegal_action="penalize"),
-    ),
 }
 """Row name -> (the distribution it needs, the check ``f(env_id, steps, seed) -> note``)."""
+
+_ACTION_CHANGERS = {
+    "sticky_actions_v0(0.25)": lambda ss, e: ss.sticky_actions_v0(e, 0.25),
+    "delay_observations_v0(1)": lambda ss, e: ss.delay_observations_v0(e, 1),
+}
+for _label, _wrap in _ACTION_CHANGERS.items():  # the last rows: each in both modes
+    for _mode in ("raise", "penalize"):
+        CHECKS[f"SuperSuit {_label}, illegal_action={_mode!r}"] = (
+            "supersuit",
+            _supersuit(_wrap, illegal_action=_mode),
+        )
 
 
 def run_check(name: str, env_id: str, steps: int = 200, seed: int = 0) -> tuple[bool, str]:

@@ -113,10 +113,9 @@ def _star_master(game: Game) -> list[Field]:
 
 def _moonstar(game: Game) -> list[Field]:
     n = game.spec.num_players
-    scalars = ("round", "organizer", "no_bid", "bidder", "bid", "achieved", "made")
+    scalars = ("round", "organizer", "no_bid", "bidder", "bid", "achieved", "made", "best_total")
     return [
-        *(Field(("round_report", k)) for k in scalars),
-        *(Field(("round_report", k)) for k in ("best_total", "regret", "rules")),
+        *(Field(("round_report", k)) for k in (*scalars, "regret", "rules")),
         Field(("round_report", "challengers"), n, 0, seat_set=True),
         Field(("round_report", "side_bets"), n, 0),
         Field(("round_report", "score_changes"), n, 0),
