@@ -37,13 +37,30 @@ Mapping:
   states (perfect recall) are given for perfect-information games through OpenSpiel's
   ``IIGObserverForPublicInfoGame``.
 
-OpenSpiel is imported only here, when this module is imported.
+**Shimmy** (``pip install shimmy``) turns an OpenSpiel game into a PettingZoo env. Its
+``OpenSpielCompatibilityV0`` reloads the game on every ``reset()`` from
+``game_name`` and ``config`` alone, so the parameters go in there::
+
+    from shimmy import OpenSpielCompatibilityV0
+    register_all()
+    env = OpenSpielCompatibilityV0(
+        game_name="moon_envs_moonstar_v1", config=spiel_params("moonstar_v1", {"num_players": 3})
+    )  # or: shimmy_env("moonstar_v1", num_players=3)
+
+The form ``OpenSpielCompatibilityV0(env=load_game("moonstar_v1", num_players=3))`` would
+reload the game by its name only, with its default parameters (4 players), and play that;
+the adapter refuses that reload with a :class:`ConfigError` naming the lost parameters and
+the form above. ``env=`` is fine for a game with the default parameters.
+
+OpenSpiel is imported only here, when this module is imported; Shimmy in
+:func:`shimmy_env`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from typing import Any
 
 import numpy as np
@@ -229,6 +246,7 @@ def _game_class(env_id: str) -> type:
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             self.moon_game = _moon_game(env_id, dict(params or {}))
+            _refuse_lossy_shimmy_reload(env_id, self.moon_game)
             # the type follows the parameters (e.g. Moonstar's Game 11 hides side bets)
             own_type = _game_type(env_id, self.moon_game)
             super().__init__(own_type, _game_info(self.moon_game), params or {})
@@ -250,6 +268,53 @@ def _game_class(env_id: str) -> type:
 
     MoonSpielGame.__name__ = MoonSpielGame.__qualname__ = f"MoonSpielGame_{env_id}"
     return MoonSpielGame, game_type
+
+
+def _refuse_lossy_shimmy_reload(env_id: str, reloaded: Game) -> None:
+    """A :class:`ConfigError` when Shimmy's ``OpenSpielCompatibilityV0.reset()`` reloads
+    the game it wraps as another game: built with ``env=game``, it reloads ``game`` by its
+    short name alone, and the parameters ``game`` was loaded with would be dropped. Looks
+    for that ``reset`` among the few Python frames above the game's construction."""
+    frame = sys._getframe(2)
+    for _ in range(8):
+        if frame is None:
+            return
+        if frame.f_code.co_name == "reset" and str(frame.f_globals.get("__name__")).startswith(
+            "shimmy."
+        ):
+            break
+        frame = frame.f_back
+    else:
+        return
+    wrapped = getattr(frame.f_locals.get("self"), "_env", None)
+    before = getattr(wrapped, "moon_game", None)
+    if not isinstance(before, Game) or before.config == reloaded.config:
+        return
+    defaults = _parameter_spec(env_id)
+    lost = {k: v for k, v in wrapped.get_parameters().items() if defaults.get(k) != v}
+    call = ", ".join([repr(env_id), *(f"{k}={v!r}" for k, v in lost.items())])
+    raise ConfigError(
+        f"Shimmy's OpenSpielCompatibilityV0(env=game) reloads {short_name(env_id)} on reset() "
+        f"by its name alone, which would drop the game's parameters {lost} and play the "
+        "defaults; build it as OpenSpielCompatibilityV0(game_name="
+        f"{short_name(env_id)!r}, config=game.get_parameters()) or "
+        f"moon_envs.integrations.open_spiel.shimmy_env({call})"
+    )
+
+
+def shimmy_env(env_id: str, render_mode: str | None = None, **params: Any) -> Any:
+    """Shimmy's PettingZoo env over the OpenSpiel game of ``env_id`` with ``params`` (as
+    :func:`load_game` takes them), built in the form that keeps them through ``reset()``:
+    ``OpenSpielCompatibilityV0(game_name=..., config=...)``."""
+    from shimmy import OpenSpielCompatibilityV0
+
+    register_all()
+    moon_envs.get_entry(env_id)  # an unknown id lists the valid ones
+    return OpenSpielCompatibilityV0(
+        game_name=short_name(env_id),
+        config=spiel_params(env_id, params),
+        render_mode=render_mode,
+    )
 
 
 class MoonSpielState(pyspiel.State):
