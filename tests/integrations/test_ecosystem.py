@@ -1,8 +1,8 @@
 """TorchRL, Tianshou and SuperSuit on every game, through the checks of
 ``python -m moon_envs.integrations.matrix``, and the table docs/integrations.md shows.
 
-Each library's tests skip where it is not installed (the ``dev`` extra installs TorchRL
-and SuperSuit; Tianshou 2 needs ``pandas<3``, so it is installed by hand).
+Each library's tests skip where it is not installed (the ``dev`` extra installs TorchRL,
+Tianshou and SuperSuit, so the README's test command runs them all).
 """
 
 from __future__ import annotations
@@ -49,12 +49,12 @@ def test_torchrl_sees_every_numeric_info_field():
 
 @pytest.mark.parametrize("env_id", ENVS)
 def test_tianshou_collector_runs_every_game_with_numeric_infos(env_id):
-    pytest.importorskip("tianshou", reason="tianshou is not installed (it needs pandas<3)")
+    pytest.importorskip("tianshou", reason="tianshou is not installed (the dev extra installs it)")
     assert _check("Tianshou PettingZooEnv + Collector + numeric_infos", env_id, 200) == ""
 
 
 def test_tianshou_buffer_holds_star_master_races_as_fixed_vectors():
-    pytest.importorskip("tianshou", reason="tianshou is not installed (it needs pandas<3)")
+    pytest.importorskip("tianshou", reason="tianshou is not installed (the dev extra installs it)")
     from tianshou.env import PettingZooEnv
 
     from moon_envs.integrations.numeric_infos import numeric_infos
