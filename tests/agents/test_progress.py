@@ -148,3 +148,17 @@ def test_count_bar_draws_once_the_total_is_known(monkeypatch: pytest.MonkeyPatch
     with CountBar(False, "bench", "measurement") as off:
         off(1, 2, "x")
     assert err.getvalue() == text  # --no-progress: nothing more
+
+
+def test_the_jax_trainers_count_decisions(capsys: pytest.CaptureFixture) -> None:
+    from types import SimpleNamespace
+
+    from moon_agents.training.jax.run import _bar
+
+    config = SimpleNamespace(run_name=lambda: "az_seed0")
+    assert _bar(None, config, 128) is None and _bar(False, config, 128) is None  # captured
+    bar = _bar(True, config, 128)
+    bar.update(64)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "az_seed0" in err and "64/128" in err and "decision" in err
