@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 C4_PZ = "connect_four_v3"
 C4_OS = "open_spiel:connect_four"
@@ -199,7 +199,7 @@ def print_tables(
     table(results, [("search_cost_actions_per_s", 0)], games, out)
 
 
-# ---- the JSON file, machine facts, progress -----------------------------------------------
+# ---- the JSON file and machine facts -----------------------------------------------------
 
 
 def check_json_path(path: str | os.PathLike[str]) -> Path:
@@ -254,17 +254,3 @@ def write_json(path: str | os.PathLike[str], data: dict[str, Any]) -> Path:
     p = check_json_path(path)
     p.write_text(json.dumps(_finite(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
     return p
-
-
-def tty_progress(stream: TextIO) -> Callable[[str], None] | None:
-    """A progress line rewritten in place on ``stream`` when it is a terminal, else None;
-    an empty text clears the line."""
-    isatty = getattr(stream, "isatty", None)
-    if isatty is None or not isatty():
-        return None
-
-    def show(text: str) -> None:
-        stream.write("\r\033[K" + text)
-        stream.flush()
-
-    return show

@@ -118,9 +118,12 @@ def run_jax_bench(
     seconds: float = 3.0,
     seed: int = 0,
     out: Callable[[str], None] = print,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> list[JaxRow]:
     """Measure every twin (default: all) and pgx connect_four at each batch size and print
-    one table per batch size, then the Python AEC envs."""
+    one table per batch size, then the Python AEC envs. ``progress`` (if given) is called
+    with ``(measurements done, measurements in all, what is under way)`` before each
+    measurement and with ``""`` at the end."""
     import jax
     import pgx
 
@@ -132,10 +135,22 @@ def run_jax_bench(
     twins = {env_id: mj.make(env_id) for env_id in ids}
     out(f"JAX {jax.__version__} on {jax.devices()[0].platform}: {jax.devices()[0].device_kind}")
     rows: list[JaxRow] = []
+    total, done = len(batches) * (len(twins) + 1) + len(ids), 0
+
+    def measured_next(name: str, what: str) -> None:
+        nonlocal done
+        if progress:
+            progress(done, total, f"{name}, {what}")
+        done += 1
+
     for batch in batches:
         k = steps_per_call(batch)
+        measured_next(REFERENCE, f"batch {batch}")
         reference = measure(REFERENCE, pgx.make("connect_four"), batch, seconds, k)
-        measured = [measure(env_id, twin, batch, seconds, k) for env_id, twin in twins.items()]
+        measured = []
+        for env_id, twin in twins.items():
+            measured_next(env_id, f"batch {batch}")
+            measured.append(measure(env_id, twin, batch, seconds, k))
         rows += [reference, *measured]
         out("")
         out(f"batch {batch} ({k} decisions per game per call)")
@@ -146,8 +161,11 @@ def run_jax_bench(
     out("")
     out("Python AEC env, one process (moon_envs.make, random legal actions)")
     for env_id in ids:
+        measured_next(env_id, "Python AEC env")
         row = random_play(moon_envs.make(env_id), seconds, seed)
         out(f"{env_id:<22}{row.steps_per_s:>14,.0f}")
+    if progress:
+        progress(total, total, "")
     return rows
 
 

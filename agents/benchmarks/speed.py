@@ -221,20 +221,40 @@ def _tasks(
     return tasks
 
 
+def _extra_runs(games: dict[str, Any]) -> dict[str, Callable[[float], Any]]:
+    """Game name -> the ``run(seconds)`` of its ``moon_agents.benchmarks.games`` module, for
+    the measured games that have one."""
+    runs = {}
+    for game in dict.fromkeys(g.spec.name for g in games.values()):
+        try:
+            module = importlib.import_module(f"moon_agents.benchmarks.games.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"moon_agents.benchmarks.games.{game}":
+                continue
+            raise
+        run = getattr(module, "run", None)
+        if run is not None:
+            runs[game] = run
+    return runs
+
+
 def run_bench(
     env_ids: Sequence[str] | None = None,
     seconds: float = 1.0,
     seed: int = 0,
     out: Callable[[str], None] = print,
     repeats: int = 3,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     json_path: str | None = None,
 ) -> dict[str, Any]:
     """Measure ``env_ids`` (default: every registered env) and the peers; print the tables.
 
     Every measurement runs about ``seconds``; ``repeats`` runs each measure every env and
     peer once, one run after the other; the tables show medians. ``progress`` (if given)
-    receives a line before each measurement and ``""`` at the end. With ``json_path``,
+    is called with ``(measurements done, measurements in all, what is under way)``
+    before each measurement (a run's measurement of one env or peer, or one game's extra
+    measurements; warm-ups are not counted) and with ``""`` at the end (a
+    :class:`moon_agents.progress.CountBar` draws it). With ``json_path``,
     the returned figures are also written there (its folder must exist).
 
     Returns ``{"settings", "machine", "metrics", "extra", "skipped", "notes"}``, with
@@ -277,19 +297,24 @@ def run_bench(
             skipped[name] = f"not available ({exc})"
     games = {name: env.game for name, env in envs.items() if hasattr(env, "game")}
 
-    if progress:
-        progress("bench: sampling positions from random play")
+    extras = _extra_runs(games)
+    total = 0  # measurements in all, known once the tasks are
+
+    def report(done: int, text: str) -> None:
+        if progress:
+            progress(done, total, text)
+
+    report(0, "sampling positions from random play")
     tasks = _tasks(envs, games, spiel, seed)
+    total = repeats * len(tasks) + len(extras)
     results = br.Results()
     warm = min(0.1, seconds / 10)
     for kind, name, measure in tasks:  # warm-up: imports, caches, first-call costs
-        if progress:
-            progress(f"bench: warm-up, {kind} {name}")
+        report(0, f"warm-up, {kind} {name}")
         measure(warm, seed)
     for r in range(repeats):  # a run measures everything once; runs follow one another
         for i, (kind, name, measure) in enumerate(tasks):
-            if progress:
-                progress(f"bench: run {r + 1}/{repeats}, {i + 1}/{len(tasks)}: {kind} {name}")
+            report(r * len(tasks) + i, f"run {r + 1}/{repeats}, {kind} {name}")
             for metric, value in measure(seconds, seed + r).items():
                 results.add(metric, name, value)
     for env in envs.values():
@@ -304,25 +329,14 @@ def run_bench(
         out(f"{name:<22} skipped: {why}")
 
     extra: dict[str, list[dict[str, Any]]] = {}
-    for game in dict.fromkeys(g.spec.name for g in games.values()):
-        try:
-            module = importlib.import_module(f"moon_agents.benchmarks.games.{game}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"moon_agents.benchmarks.games.{game}":
-                continue
-            raise
-        run = getattr(module, "run", None)
-        if run is None:
-            continue
-        if progress:
-            progress(f"bench: {game} extra measurements")
+    for n, (game, run) in enumerate(extras.items()):
+        report(repeats * len(tasks) + n, f"{game} extra measurements")
         rows = list(run(seconds))
         extra[game] = [{"metric": m, "value": v, "unit": u} for m, v, u in rows]
         out(f"\n{game} extra measurements")
         for metric, value, unit in rows:
             out(f"  {metric:<40} {value:>12,.3f} {unit}")
-    if progress:
-        progress("")
+    report(total, "")
     data = {
         "settings": {"envs": list(games), "seconds": seconds, "repeats": repeats, "seed": seed},
         "machine": br.machine_info(),

@@ -1,15 +1,16 @@
 """``moon-envs bench``: the speed of the envs beside peers measured in the same run (AEC
 random play beside PettingZoo's connect_four_v3; rules engine, clone() and MCTS beside
 OpenSpiel; see docs/benchmarks.md); with ``--jax``, of the batched JAX twins beside pgx's
-connect_four."""
+connect_four. A bar on stderr counts the measurements, with an ETA
+(``--progress/--no-progress``, :mod:`moon_agents.progress`)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any, TextIO
 
 from moon_agents.cli.usage import UsageError
+from moon_agents.progress import CountBar, add_progress_flag
 
 DEFAULT_SECONDS = 1.0  # per measurement
 DEFAULT_JAX_SECONDS = 3.0
@@ -42,6 +43,7 @@ def add_bench_parser(sub: Any) -> None:
         "--jax", action="store_true", help="the JAX twins beside pgx connect_four, batched"
     )
     be.add_argument("--batches", default="1,64,1024", help="with --jax: comma-separated sizes")
+    add_progress_flag(be)
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -60,9 +62,17 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         except ValueError as err:
             raise UsageError(str(err)) from None
         seconds = args.seconds if args.seconds is not None else DEFAULT_JAX_SECONDS
-        run_jax_bench(args.envs or None, batches, seconds, args.seed, lambda s: print(s, file=out))
+        with CountBar(args.progress, "bench --jax", "measurement") as progress:
+            run_jax_bench(
+                args.envs or None,
+                batches,
+                seconds,
+                args.seed,
+                progress.above(lambda s: print(s, file=out)),
+                progress=progress,
+            )
         return 0
-    from moon_agents.benchmarks.bench_report import check_json_path, tty_progress
+    from moon_agents.benchmarks.bench_report import check_json_path
 
     repeats = args.repeats if args.repeats is not None else DEFAULT_REPEATS
     if repeats < 1:
@@ -72,13 +82,14 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             check_json_path(args.json)
         except ValueError as err:
             raise UsageError(str(err)) from None
-    run_bench(
-        args.envs or None,
-        seconds=args.seconds if args.seconds is not None else DEFAULT_SECONDS,
-        seed=args.seed,
-        out=lambda s: print(s, file=out, flush=True),
-        repeats=repeats,
-        progress=tty_progress(sys.stderr),
-        json_path=args.json,
-    )
+    with CountBar(args.progress, "bench", "measurement") as progress:
+        run_bench(
+            args.envs or None,
+            seconds=args.seconds if args.seconds is not None else DEFAULT_SECONDS,
+            seed=args.seed,
+            out=progress.above(lambda s: print(s, file=out, flush=True)),
+            repeats=repeats,
+            progress=progress,
+            json_path=args.json,
+        )
     return 0

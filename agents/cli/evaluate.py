@@ -4,7 +4,8 @@
 player count (``--param num_players=N`` must then agree), and every game seats them in
 another order (all orders in turn). The output starts with the env, its parameters, the
 player count and how the agents sat; trained agents' parameters are set with a note on
-stderr (:mod:`moon_agents.seating`).
+stderr (:mod:`moon_agents.seating`). A bar on stderr counts the games, with an ETA
+(``--progress/--no-progress``, :mod:`moon_agents.progress`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         args.games,
         seed=args.seed,
         env_params=params,
-        progress=not args.no_progress,
+        progress=args.progress,
         note=lambda line: print(line, file=sys.stderr),
     )
     print(result.report(), file=out)

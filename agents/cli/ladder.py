@@ -11,6 +11,8 @@ The agents and env parameters come from :data:`moon_agents.evaluation.ladder.lin
 ``--agent LABEL=SPEC`` adds (or replaces) one, ``--drop LABEL`` removes one and ``--only``
 keeps the named ones. Finished pairings are cached in ``OUT/pairings/``, so a second run
 with one more agent plays only that agent's pairings (``--fresh`` replays everything).
+A bar on stderr counts the games still to play, over every pairing, with an ETA
+(``--progress/--no-progress``, :mod:`moon_agents.progress`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 from typing import TextIO
 
 from moon_agents.cli.usage import UsageError, parse_params
+from moon_agents.progress import CountBar, add_progress_flag
 
 
 def add_ladder_parser(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +39,7 @@ def add_ladder_parser(sub: argparse._SubParsersAction) -> None:
     la.add_argument("--only", nargs="+", metavar="LABEL", help="keep only these agents")
     la.add_argument("--param", action="append", metavar="KEY=VALUE", help="env parameter")
     la.add_argument("--fresh", action="store_true", help="ignore cached pairings")
-    la.add_argument("--no-progress", action="store_true")
+    add_progress_flag(la)
 
 
 def ladder_agents(env_id: str, args: argparse.Namespace) -> tuple[dict[str, str], dict]:
@@ -81,26 +84,19 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--workers {args.workers}: allowed: 1 or more")
     agents, params = ladder_agents(args.env, args)
     out_dir = args.out or f"ladders/{args.env}"
-    show = not args.no_progress and sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            print(f"\r{args.env} ladder: {done}/{total} chunks", end="", file=sys.stderr)
-
-    result = run_ladder(
-        args.env,
-        agents,
-        games=args.games,
-        seed=args.seed,
-        env_params=params,
-        out_dir=out_dir,
-        workers=args.workers,
-        fresh=args.fresh,
-        progress=progress,
-        note=lambda line: print(line, file=sys.stderr),
-    )
-    if show:
-        print(file=sys.stderr)
+    with CountBar(args.progress, f"{args.env} ladder", "game") as progress:
+        result = run_ladder(
+            args.env,
+            agents,
+            games=args.games,
+            seed=args.seed,
+            env_params=params,
+            out_dir=out_dir,
+            workers=args.workers,
+            fresh=args.fresh,
+            progress=progress,
+            note=lambda line: print(line, file=sys.stderr),
+        )
     params_text = f" {result.env_params}" if result.env_params else ""
     print(f"{args.env}{params_text}: {result.seating()}.\n", file=out)
     print(result.markdown(), file=out)

@@ -41,6 +41,7 @@ from moon_agents.cli.list_envs import cmd_list
 from moon_agents.cli.play import cmd_play
 from moon_agents.cli.train import cmd_train
 from moon_agents.cli.usage import UsageError, parse_params, parse_value
+from moon_agents.progress import add_progress_flag
 from moon_envs.core.game import ConfigError
 
 __all__ = [  # the entry point and, for existing imports, the subcommands and helpers
@@ -136,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--out", help="parent folder of the run folder (overrides output.dir)")
     tr.add_argument("--timesteps", type=int, help="overrides budget.total_timesteps")
     tr.add_argument("--seed", type=int, help="overrides seed")
-    tr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_flag(tr, "output.progress_bar, on a terminal only")
 
     ev = sub.add_parser("eval", help="tournament between agents: win rates, 95%% CIs, Elo")
     ev.add_argument("env")
@@ -152,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--param", action="append", metavar="KEY=VALUE")
     ev.add_argument("--out", help="folder for results.csv/json, games.csv, table.md, win_rates.png")
-    ev.add_argument("--no-progress", action="store_true")
+    add_progress_flag(ev)
 
     add_bench_parser(sub)
     add_ladder_parser(sub)

@@ -2,6 +2,10 @@
 
 The config is a file path or the name of a shipped config (``moon-envs configs`` lists
 them; :func:`moon_agents.cli.configs.resolve_config`).
+
+The progress bar counts timesteps (self-play decisions) with an ETA. ``--progress`` or
+``--no-progress``, when given, wins; otherwise the config's ``output.progress_bar`` is
+honoured on a terminal only (:func:`moon_agents.progress.resolve`).
 """
 
 from __future__ import annotations
@@ -26,11 +30,9 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         overrides["budget.total_timesteps"] = args.timesteps
     if args.seed is not None:
         overrides["seed"] = args.seed
-    if args.no_progress:
-        overrides["output.progress_bar"] = False
     config = load_config(path, overrides)
     print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
-    result = train(config)
+    result = train(config, progress=args.progress)
     if result.interrupted:
         print(
             f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "

@@ -50,6 +50,7 @@ from moon_agents.evaluation.results import (
     TournamentResult,
     pairwise_results,
 )
+from moon_agents.progress import progress_bar
 from moon_agents.seating import setup_game
 from moon_envs.core.game import ConfigError
 
@@ -167,7 +168,7 @@ def tournament(
     seed: int = 0,
     env_params: dict[str, Any] | None = None,
     out_dir: str | Path | None = None,
-    progress: bool = False,
+    progress: bool | None = False,
     prior_ties: float = 1.0,
     seating: str = "one_per_seat",
     note: Callable[[str], None] | None = None,
@@ -184,7 +185,8 @@ def tournament(
         seed: game ``g`` is played with env seed ``seed + g``; agents are seeded from it too.
         env_params: parameters for ``moon_envs.make``; trained agents add those they need.
         out_dir: if given, :meth:`TournamentResult.save` writes the results there.
-        progress: show a tqdm progress bar (if tqdm is installed and stderr is a terminal).
+        progress: a tqdm bar on stderr counting the games, with an ETA: ``True`` always,
+            ``None`` when stderr is a terminal, ``False`` never (:mod:`moon_agents.progress`).
         seating: ``"one_per_seat"`` or ``"round_robin"`` (see the module docstring).
         note: called with each note on parameters set for trained agents, before any game
             (the notes are also in ``result.notes``).
@@ -218,15 +220,8 @@ def tournament(
         note(line)
     ups = lineups(len(agents), setup.num_players)
     records = []
-    it: Any = range(games)
-    if progress:
-        try:
-            from tqdm import tqdm
-
-            it = tqdm(it, desc=f"{env_id} tournament", unit="game", disable=None)
-        except ImportError:
-            pass
-    for g in it:
+    bar = progress_bar(progress, total=games, desc=f"{env_id} eval", unit="game")
+    for g in range(games):
         up = ups[g % len(ups)]
         clock: tuple[list[int], list[float]] = ([0] * len(up), [0.0] * len(up))
         scores, winners, length = play_game(env, [agents[i] for i in up], seed + g, clock)
@@ -236,6 +231,10 @@ def tournament(
                 g, seed + g, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
             )
         )
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
     env.close()
     result = TournamentResult.from_games(
         env_id,

@@ -3,7 +3,8 @@
 :func:`_make_callback_class` builds ``SelfPlayCallback`` (a Stable-Baselines3
 ``BaseCallback``, imported only when training) which adds frozen copies of the learner to
 the opponent pool, evaluates the learner and appends a row to the metrics, writes
-checkpoints, keeps the training episodes' statistics and drives the progress bar.
+checkpoints, keeps the training episodes' statistics and drives the progress bar (its
+``progress`` argument as in :func:`moon_agents.training.train.train`).
 :func:`_metric_name` turns an agent spec into the metric columns' name.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from moon_agents.checkpoint import save_checkpoint
+from moon_agents.progress import progress_bar, resolve
 from moon_agents.training.run_folder import write_metrics
 from moon_agents.training.schema import ExperimentConfig
 
@@ -40,10 +42,16 @@ def _make_callback_class():
         """Snapshots, evaluations, checkpoints, episode statistics and the progress bar."""
 
         def __init__(
-            self, config: ExperimentConfig, run_dir: Path, fixed: list[list[Any]], game: str
+            self,
+            config: ExperimentConfig,
+            run_dir: Path,
+            fixed: list[list[Any]],
+            game: str,
+            progress: bool | None = None,
         ) -> None:
             super().__init__(verbose=0)
             self.cfg = config
+            self.show = resolve(progress, config.output.progress_bar)
             self.game = game
             self.schedule = list(config.opponents.schedule)  # pool changes still to come
             self.run_dir = run_dir
@@ -67,22 +75,10 @@ def _make_callback_class():
 
         # -- hooks
         def _on_training_start(self) -> None:
-            if self.cfg.output.progress_bar:
-                try:
-                    from tqdm import tqdm
-
-                    budget = self.cfg.budget.total_timesteps
-                    rollout = self.cfg.algorithm.n_envs * self.cfg.algorithm.n_steps
-                    total = None if budget is None else -(-budget // rollout) * rollout
-                    self.pbar = tqdm(
-                        total=total,
-                        desc=self.cfg.run_name(),
-                        unit="step",
-                        dynamic_ncols=True,
-                        disable=None,  # shown on a terminal, left out of redirected logs
-                    )
-                except ImportError:
-                    self.pbar = None
+            budget = self.cfg.budget.total_timesteps
+            rollout = self.cfg.algorithm.n_envs * self.cfg.algorithm.n_steps
+            total = None if budget is None else -(-budget // rollout) * rollout
+            self.pbar = progress_bar(self.show, total=total, desc=self.cfg.run_name(), unit="step")
             self.evaluate()  # the untrained baseline: row 0 of the learning curve
 
         def _on_rollout_start(self) -> None:

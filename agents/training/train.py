@@ -80,7 +80,9 @@ __all__ = [  # the entry point and, for existing imports, the helpers of the mod
 def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult:
     """Run the experiment ``config`` and write its run folder; see the module docstring.
 
-    ``progress`` overrides ``output.progress_bar`` when given.
+    ``progress``: ``True`` draws the progress bar on stderr, ``False`` none; ``None`` (the
+    default) honours ``output.progress_bar`` on a terminal only
+    (:func:`moon_agents.progress.resolve`).
     """
     # -- RLlib back-end: `algorithm: rllib-ppo` configs train on Ray
     # (agents/training/rllib/train.py)
@@ -101,10 +103,6 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
         raise ConfigError(
             'training needs torch and sb3-contrib: pip install "moon-envs[train]"'
         ) from exc
-    if progress is not None:
-        config = config.model_copy(
-            update={"output": config.output.model_copy(update={"progress_bar": progress})}
-        )
 
     seed_everything(config.seed, config.torch_threads)
     game = config.env.game_name()
@@ -117,7 +115,7 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
     (run_dir / "seed").write_text(f"{config.seed}\n")
     tb_dir = run_dir / "tb" if config.output.tensorboard else None
     model = build_model(config, vec_env, tb_dir)
-    callback = _make_callback_class()(config, run_dir, fixed, game)
+    callback = _make_callback_class()(config, run_dir, fixed, game, progress)
 
     budget = config.budget.total_timesteps or 2**62
     start = time.perf_counter()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import moon_agents.benchmarks.speed as speed
-from moon_agents.benchmarks.bench_report import METRICS, Results, tty_progress
+from moon_agents.benchmarks.bench_report import METRICS, Results
 from moon_agents.cli.main import main
 
 ENVS = ["jupiter_v0", "star_master_v0"]  # fast, and Star Master has no per-game extras
@@ -143,17 +143,3 @@ def test_ratios_are_median_over_peer_median() -> None:
     results.add("aec_steps_per_s", "connect_four_v3", 8.0)
     results.add("search_cost_actions_per_s", "x_v0", 16.0)  # its peer is the AEC figure
     assert results.ratios("search_cost_actions_per_s", "x_v0") == {"connect_four_v3": 2.0}
-
-
-def test_progress_line_only_on_a_terminal() -> None:
-    assert tty_progress(io.StringIO()) is None
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    term = Terminal()
-    show = tty_progress(term)
-    assert show is not None
-    show("bench: run 1/3")
-    assert term.getvalue().endswith("bench: run 1/3") and term.getvalue().startswith("\r")

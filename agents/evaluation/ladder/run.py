@@ -92,9 +92,11 @@ def play_chunk(
     start: int,
     stop: int,
     chunk: int,
+    on_game: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Games ``start..stop-1`` of one pairing ``((label_a, spec_a), (label_b, spec_b))``,
-    as :class:`GameRecord` dicts (seat names are the labels)."""
+    as :class:`GameRecord` dicts (seat names are the labels); ``on_game()`` is called
+    after every game."""
     from moon_agents.zoo import make_agent
     from moon_envs import make
 
@@ -118,6 +120,8 @@ def play_chunk(
             i, seed + i, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
         )
         records.append(asdict(rec))
+        if on_game is not None:
+            on_game()
     env.close()
     return records
 
@@ -211,7 +215,9 @@ def run_ladder(
         out_dir: where pairings are cached and the results written (``None``: nowhere).
         workers: processes playing chunks side by side (the results do not depend on it).
         fresh: ignore cached pairings.
-        progress: called with ``(chunks done, chunks in all)`` after every chunk.
+        progress: called with ``(games done, games in all)`` before the first game and
+            after every game, counted over every pairing still to play (cached ones are
+            not); with ``workers > 1`` the workers' games are counted as they finish.
         note: called with each note on parameters set for trained agents, before any game.
     """
     from moon_agents.zoo import make_agent
@@ -286,24 +292,66 @@ def _run_chunks(
     progress: Callable[[int, int], None] | None,
 ) -> None:
     """Play the chunks in ``todo`` (in this process, or in ``workers`` processes), handing
-    each chunk's games to ``finished(pairing index, games)``."""
-    total = len(todo)
-    if workers == 1 or total <= 1:
-        for n, (k, pair, start, stop, c) in enumerate(todo, 1):
-            finished(k, play_chunk(env_id, params, seed, pair, start, stop, c))
-            if progress:
-                progress(n, total)
+    each chunk's games to ``finished(pairing index, games)`` and reporting every game to
+    ``progress(games done, games in all)``."""
+    total = sum(stop - start for _, _, start, stop, _ in todo)
+    done = 0
+
+    def tick(n: int = 1) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress(min(done, total), total)
+
+    if todo and progress:
+        progress(0, total)
+    if workers == 1 or len(todo) <= 1:
+        for k, pair, start, stop, c in todo:
+            finished(k, play_chunk(env_id, params, seed, pair, start, stop, c, tick))
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import queue
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     ctx = multiprocessing.get_context("spawn")  # no torch thread pools inherited by fork
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    games_played = ctx.Queue()  # one item per game, put by the workers as games end
+
+    def drain(wait_s: float = 0.0) -> None:
+        """Count the games reported so far (waiting up to ``wait_s`` for each one)."""
+        while done < total:
+            try:
+                tick(games_played.get(timeout=wait_s) if wait_s else games_played.get_nowait())
+            except queue.Empty:
+                return
+
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=ctx,
+        initializer=_count_games_in,
+        initargs=(games_played,),
+    ) as pool:
         futures = {
-            pool.submit(play_chunk, env_id, params, seed, pair, start, stop, c): k
+            pool.submit(_worker_chunk, env_id, params, seed, pair, start, stop, c): k
             for (k, pair, start, stop, c) in todo
         }
-        for n, fut in enumerate(as_completed(futures), 1):
-            finished(futures[fut], fut.result())
-            if progress:
-                progress(n, total)
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            drain()
+            for fut in ready:
+                finished(futures[fut], fut.result())
+        drain(wait_s=5.0)  # the last games' items, so that no worker waits to flush them
+
+
+_GAMES_PLAYED: Any = None
+"""In a worker process: the queue each finished game is reported on."""
+
+
+def _count_games_in(games_played: Any) -> None:
+    global _GAMES_PLAYED
+    _GAMES_PLAYED = games_played
+
+
+def _worker_chunk(*args: Any) -> list[dict[str, Any]]:
+    """:func:`play_chunk` in a worker process, each game reported on the queue."""
+    return play_chunk(*args, on_game=lambda: _GAMES_PLAYED.put(1))

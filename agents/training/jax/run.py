@@ -41,6 +41,7 @@ from typing import Any
 
 from moon_agents.net_agent import NetAgent
 from moon_agents.net_weights import save_net
+from moon_agents.progress import progress_bar, resolve
 from moon_agents.training.config import save_config
 from moon_agents.training.run_folder import TrainResult, make_run_dir, package_versions
 from moon_agents.training.run_folder import write_metrics as _write_metrics
@@ -49,10 +50,11 @@ _VERSIONED = ("jax", "jaxlib", "equinox", "optax", "mctx")
 
 
 def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
-    """Run a JAX-trainer experiment and write its run folder (see the module docstring)."""
+    """Run a JAX-trainer experiment and write its run folder (see the module docstring);
+    ``progress`` as in :func:`moon_agents.training.train.train`."""
     import moon_envs.jax as mj
 
-    show = config.output.progress_bar if progress is None else progress
+    show = resolve(progress, config.output.progress_bar)
     twin = mj.make(config.env.id, **config.env.params)
     trainer = _trainer(config, twin)
     run_dir = make_run_dir(config)
@@ -206,19 +208,9 @@ def _write_timing(rows: list[dict[str, Any]], run_dir: Path) -> None:
         w.writerows(rows)
 
 
-def _bar(show: bool, config: Any, total: int) -> Any:
-    if not show:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(
-        total=None if total >= 2**62 else total,
-        desc=config.run_name(),
-        unit="decision",
-        dynamic_ncols=True,
-        disable=None,  # shown on a terminal, quiet in redirected logs
+def _bar(show: bool | None, config: Any, total: int) -> Any:
+    return progress_bar(
+        show, total=None if total >= 2**62 else total, desc=config.run_name(), unit="decision"
     )
 
 

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from moon_agents.progress import progress_bar, resolve
 from moon_agents.training.config import save_config
 from moon_agents.training.run_folder import (
     TrainResult,
@@ -263,7 +264,9 @@ class _Run:
 
 
 def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
-    """Run the RLlib experiment ``config`` and write its run folder (module docstring)."""
+    """Run the RLlib experiment ``config`` and write its run folder (module docstring);
+    ``progress`` as in :func:`moon_agents.training.train.train` (the bar counts timesteps,
+    updated after every training iteration)."""
     from moon_agents.training.rllib import require_ray
 
     require_ray()
@@ -274,7 +277,7 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
     from moon_agents.training.rllib.agent import save_module
     from moon_agents.training.rllib.league import league_entries, snapshot_ids
 
-    show = config.output.progress_bar if progress is None else progress
+    show = resolve(progress, config.output.progress_bar)
     run_dir = make_run_dir(config)
     save_config(config, run_dir / "config.yaml")
     versions = package_versions()
@@ -290,7 +293,9 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
     started = init_ray(config)
     algo = build_algorithm(config, league, slots)
     run = _Run(config, run_dir, algo, slots)
-    pbar = _progress_bar(config) if show else None
+    pbar = progress_bar(
+        show, total=config.budget.total_timesteps, desc=config.run_name(), unit="step"
+    )
 
     budget = config.budget.total_timesteps or math.inf
     minutes = config.budget.wall_clock_minutes
@@ -380,20 +385,6 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
     )
     result.agent_spec = f"rllib:{model_path}"
     return result
-
-
-def _progress_bar(config: Any) -> Any:
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(
-        total=config.budget.total_timesteps,
-        desc=config.run_name(),
-        unit="step",
-        dynamic_ncols=True,
-        disable=None,
-    )
 
 
 def _shown(row: dict[str, Any]) -> dict[str, str]:
