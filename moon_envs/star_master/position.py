@@ -11,33 +11,40 @@ of :class:`ActionMasks` among them).
 
 from __future__ import annotations
 
+from array import array
 from typing import Protocol
 
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, GameSpec, State
+from moon_envs.core.state_io import ArrayField, new_array
 from moon_envs.star_master.config import STAR, ActionIds, StarMasterConfig
 from moon_envs.star_master.observation import ObservationLayout
 from moon_envs.star_master.phases import DRAW, END, FLIP, NAME, NOT_CHOSEN, RACE, ROLL, SETUP, SWAP
 
 
 class ActionMasks:
-    """Precomputed legal-action masks (``ids``: the action ids of the colour count)."""
+    """Precomputed legal-action masks (``ids``: the action ids of the colour count), one
+    byte per action (a mask handed out is a new int8 array over a copy of them)."""
 
     def __init__(self, ids: ActionIds) -> None:
         k = ids.k
         self.flip = _mask(ids, range(ids.flip0, ids.flip0 + k))
         self.flip_or_pass = _mask(ids, [*range(ids.flip0, ids.flip0 + k), ids.pass_])
         self.swap = [_mask(ids, [ids.swap0 + t for t in range(k) if t != s]) for s in range(k)]
+        # naming: the colours the mover lacks, from its row of pawns (0 or 1 per colour)
+        self.before_names, self.after_names = bytes(ids.name0), bytes(ids.num - ids.name0 - k)
+        self.lacked = bytes([1, 0]) + bytes(254)  # a pawn byte -> 1 where the colour is lacked
 
 
-def _mask(ids: ActionIds, actions) -> np.ndarray:
-    m = np.zeros(ids.num, dtype=np.int8)
-    m[list(actions)] = 1
-    return m
+def _mask(ids: ActionIds, actions) -> bytes:
+    m = bytearray(ids.num)
+    for a in actions:
+        m[a] = 1
+    return bytes(m)
 
 
-_copy = np.ndarray.copy
+INT8 = np.dtype(np.int8)
 
 
 class StarMasterGameLike(Protocol):
@@ -51,6 +58,8 @@ class StarMasterGameLike(Protocol):
     masks: ActionMasks
     dice_outcomes: list[tuple[int, float]]
     seed_outcomes: list[tuple[int, float]]
+    orders: list[list[int]]  # per roller: the seats from the roller on
+    fresh_window: array  # a seat's window map and permutation after its decision, flat
     turn_cap: int
     seats: int  # the number of players, read on the hot path
     must_search: bool
@@ -74,9 +83,22 @@ class StarMasterPosition(State):
     since ``p``'s last decision). ``last_seat``, ``last_action`` and ``last_phase`` record
     the last decision (for the pictures and narration; a race choice stays sealed there
     too until every seat has chosen).
+
+    The array fields read as numpy arrays and are kept as flat Python arrays (``_layout``,
+    ``_views``, ...; see :class:`~moon_envs.core.state_io.ArrayField`), which the rules
+    read and write entry by entry: ``_pawns[p * k + c]``, ``_views[(3 * p + row) * k + s]``
+    (rows: window map, window permutation, memory), ``_in_window[2 * p + event]``.
     """
 
     game: StarMasterGameLike
+    layout = ArrayField("int8")
+    race_choice = ArrayField("int8")
+    pawns = ArrayField("int8", shape=lambda g: (g.seats, g.k))
+    held = ArrayField("float64")  # colours held per seat: the game score, as the core reads it
+    views = ArrayField("int64", shape=lambda g: (g.seats, 3, g.k))
+    last_flip = ArrayField("int8")
+    last_race = ArrayField("int8")
+    in_window = ArrayField("int8", shape=lambda g: (g.seats, 2))
 
     def __init__(self, game: StarMasterGameLike) -> None:
         super().__init__(game)
@@ -95,10 +117,8 @@ class StarMasterPosition(State):
         self.race_choice = np.full(n, NOT_CHOSEN, dtype=np.int8)
         self.race_next = 0  # race choices made so far
         self.pawns = np.zeros((n, k), dtype=np.int8)
-        # colours held per seat: the game score, float64 as the core reads it every action
         self.held = np.zeros(n, dtype=np.float64)
-        # per seat: row 0 window map, row 1 window permutation, row 2 memory (int64: the
-        # observation adds them to int64 offsets, the hot path of every step)
+        # per seat: row 0 window map, row 1 window permutation, row 2 memory
         self.views = np.full((n, 3, k), -1, dtype=np.int64)
         self.views[:, 1] = game.layout.identity
         self.winners_list: list[int] = []
@@ -112,15 +132,21 @@ class StarMasterPosition(State):
 
     def clone(self) -> StarMasterPosition:
         """An independent copy, field by field (the same result as the generic
-        :meth:`State.clone`, several times faster: search clones constantly). The core's
-        score records (``_scores_before``, ``_last_win_delta``) are only ever replaced,
-        never written into, so the copy shares them; ``winners_list`` likewise."""
+        :meth:`State.clone`, several times faster: search clones constantly): a copy of
+        every Python array, each written into in place. The core's score records
+        (``_scores_before``, ``_last_win_delta``) are only ever replaced, never written
+        into, so the copy shares them; ``winners_list`` likewise."""
         new = object.__new__(type(self))
-        d = self.__dict__.copy()  # then a copy of every array, each written into in place
-        d["layout"], d["race_choice"] = _copy(self.layout), _copy(self.race_choice)
-        d["pawns"], d["held"], d["views"] = _copy(self.pawns), _copy(self.held), _copy(self.views)
-        d["last_flip"], d["last_race"] = _copy(self.last_flip), _copy(self.last_race)
-        d["in_window"] = _copy(self.in_window)
+        d = dict(self.__dict__)  # a plain dict: see State.clone
+        # (an array's __copy__ is its cheapest copy: no slice to build)
+        d["_layout"] = self._layout.__copy__()
+        d["_race_choice"] = self._race_choice.__copy__()
+        d["_pawns"] = self._pawns.__copy__()
+        d["_held"] = self._held.__copy__()
+        d["_views"] = self._views.__copy__()
+        d["_last_flip"] = self._last_flip.__copy__()
+        d["_last_race"] = self._last_race.__copy__()
+        d["_in_window"] = self._in_window.__copy__()
         new.__dict__ = d
         return new
 
@@ -140,9 +166,10 @@ class StarMasterPosition(State):
         return self.views[:, 2]
 
     def _set_pawn(self, seat: int, colour: int, value: int) -> None:
-        if self.pawns[seat, colour] != value:
-            self.pawns[seat, colour] = value
-            self.held[seat] += 1 if value else -1
+        i = seat * self.game.k + colour
+        if self._pawns[i] != value:
+            self._pawns[i] = value
+            self._held[seat] += 1 if value else -1
 
     # ---- whose move ---------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -160,7 +187,7 @@ class StarMasterPosition(State):
         if ph == ROLL:
             return self.game.dice_outcomes
         if ph == SETUP:
-            placed = set(self.layout[: self.setup_index].tolist())
+            placed = set(self._layout[: self.setup_index])
             left = [c for c in range(self.game.k) if c not in placed]
             return [(c, 1.0 / len(left)) for c in left]
         if ph == DRAW:
@@ -169,30 +196,33 @@ class StarMasterPosition(State):
         return self.game.seed_outcomes
 
     def _grabbers(self) -> list[int]:
-        n = self.game.seats
-        order = [(self.roller + k) % n for k in range(n)]
-        return [s for s in order if self.race_choice[s] >= 0]
+        """The seats that grabbed a slot in the race, from the roller on."""
+        choice = self._race_choice
+        return [s for s in self.game.orders[self.roller] if choice[s] >= 0]
 
     # ---- legality -------------------------------------------------------------------------
     def _legal_mask(self) -> np.ndarray:
+        return new_array(self._mask_bytes(), INT8)
+
+    def _mask_bytes(self) -> bytes:
+        """The legal-action mask, one byte per action."""
         ph = self.phase
         masks = self.game.masks
         if ph == FLIP:
-            return (masks.flip_or_pass if self._may_pass() else masks.flip).copy()
+            return masks.flip_or_pass if self._may_pass() else masks.flip
         if ph == SWAP:
-            return masks.swap[self.found_slot].copy()
+            return masks.swap[self.found_slot]
         if ph == RACE:
-            return masks.flip_or_pass.copy()
-        ids = self.game.actions
-        m = np.zeros(ids.num, dtype=np.int8)
-        m[ids.name0 : ids.name0 + ids.k] = 1 - self.pawns[self.mover]
-        return m
+            return masks.flip_or_pass
+        k = self.game.k
+        row = self._pawns[self.mover * k : (self.mover + 1) * k].tobytes()
+        return masks.before_names + row.translate(masks.lacked) + masks.after_names
 
     def _may_pass(self) -> bool:
         return (
             self.white != STAR
             and not self.game.must_search
-            and bool(self.pawns[self.mover, self.target])
+            and self._pawns[self.mover * self.game.k + self.target] == 1
         )
 
     def _is_legal(self, a: int) -> bool:
@@ -206,11 +236,11 @@ class StarMasterPosition(State):
         if ph == SWAP:
             return k <= a < 2 * k and a - k != self.found_slot
         name0 = ids.name0
-        return name0 <= a < name0 + k and not self.pawns[self.mover, a - name0]
+        return name0 <= a < name0 + k and not self._pawns[self.mover * k + a - name0]
 
     # ---- results --------------------------------------------------------------------------
-    def _scores(self) -> np.ndarray:
-        return self.held
+    def _scores(self) -> array:
+        return self._held
 
     def _winners(self) -> list[int]:
         return list(self.winners_list)

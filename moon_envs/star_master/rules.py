@@ -20,6 +20,8 @@ and legal moves (``position``), the course of a turn (``turns``), the views (``v
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
@@ -72,6 +74,9 @@ class StarMasterGame(Game):
         self.seed_outcomes = [(o, 1.0 / DECAY_SEEDS) for o in range(DECAY_SEEDS)]
         self.layout = ObservationLayout(n, k)
         self.masks = ActionMasks(ids)
+        self.orders = [[(r + q) % n for q in range(n)] for r in range(n)]  # from roller r on
+        # a seat's window map and permutation right after its decision, as its views hold them
+        self.fresh_window = array("q", self.layout.fresh_window.ravel().tolist())
         self.turn_cap = c.turn_cap
         # read on the hot path of every step
         self.seats = n

@@ -8,8 +8,11 @@ and writes are documented.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
+from moon_envs.core.state_io import fill
 from moon_envs.star_master import memory as decay
 from moon_envs.star_master.config import GOAL, STAR
 from moon_envs.star_master.phases import (
@@ -43,7 +46,7 @@ class TurnFlow(StarMasterPosition):
             else:
                 self._flip(a)
         elif ph == RACE:
-            self._race_choice(a)
+            self._choose_in_race(a)
         elif ph == SWAP:
             self._decide(self.mover, a)
             self._swap(self.found_slot, a - self.game.actions.swap0)
@@ -61,14 +64,20 @@ class TurnFlow(StarMasterPosition):
             self._start_turn()
 
     def _place(self, colour: int) -> None:
-        self.layout[self.setup_index] = colour
+        self._layout[self.setup_index] = colour
         self.setup_index += 1
-        if self.setup_index < self.game.k:
+        k = self.game.k
+        if self.setup_index < k:
             return
-        self.win_map[:] = self.layout  # the cubes are shown face up once
-        if self.game.config.memory != "none":
-            self.memory[:] = self.layout
-        if self.game.config.memory == "decay":
+        # the cubes are shown face up once: every window map (and memory) shows the layout
+        shown = array("q", self._layout)
+        views = self._views
+        remembers = self.game.remembers
+        for base in range(0, len(views), 3 * k):
+            views[base : base + k] = shown
+            if remembers:
+                views[base + 2 * k : base + 3 * k] = shown
+        if self.game.decays:
             self.phase = SEED
         else:
             self._start_turn()
@@ -101,23 +110,29 @@ class TurnFlow(StarMasterPosition):
     def _decide(self, seat: int, action: int) -> None:
         """``seat`` takes ``action``, a decision: its window of recent events starts afresh."""
         self.last_seat, self.last_action, self.last_phase = seat, action, self.phase
-        self.views[seat, :2] = self.game.layout.fresh_window
-        self.in_window[seat] = 0
+        base = 3 * self.game.k * seat  # the seat's window map, then its permutation
+        self._views[base : base + 2 * self.game.k] = self.game.fresh_window
+        self._in_window[2 * seat] = self._in_window[2 * seat + 1] = 0
 
     def _reveal(self, seat: int, slot: int, found: bool) -> int:
-        colour = int(self.layout[slot])
-        if self.game.remembers:
-            self.views[:, 0::2, slot] = colour
-        else:
-            self.views[:, 0, slot] = colour
-        flip = self.last_flip
+        colour = self._layout[slot]
+        views = self._views
+        k = self.game.k
+        remembers = self.game.remembers
+        for i in range(slot, len(views), 3 * k):  # every seat's window map (and memory)
+            views[i] = colour
+            if remembers:
+                views[i + 2 * k] = colour
+        flip = self._last_flip
         flip[0], flip[1], flip[2], flip[3] = seat, slot, colour, found
-        self.in_window[:, 0] = 1
+        window = self._in_window
+        for i in range(0, len(window), 2):
+            window[i] = 1
         return colour
 
     def _flip(self, slot: int) -> None:
         seat, target = self.mover, self.target
-        found = int(self.layout[slot]) == target
+        found = self._layout[slot] == target
         self._reveal(seat, slot, found)
         if found:
             self._set_pawn(seat, target, 1)
@@ -134,24 +149,27 @@ class TurnFlow(StarMasterPosition):
         self._end_turn()
 
     def _swap(self, s: int, t: int) -> None:
-        lay, views = self.layout, self.views
+        lay, views = self._layout, self._views
         lay[s], lay[t] = lay[t], lay[s]
-        keep = views[:, :, s].copy()
-        views[:, :, s] = views[:, :, t]
-        views[:, :, t] = keep
+        for base in range(0, len(views), self.game.k):  # every row of every seat's views
+            views[base + s], views[base + t] = views[base + t], views[base + s]
 
-    def _race_choice(self, a: int) -> None:
-        seat = self._current_player()
+    def _choose_in_race(self, a: int) -> None:
+        n = self.game.seats
+        seat = (self.roller + self.race_next) % n
         self._decide(seat, a)
-        self.race_choice[seat] = ABSTAIN if a == self.game.actions.pass_ else a
+        choice = self._race_choice
+        choice[seat] = ABSTAIN if a == self.game.actions.pass_ else a
         self.race_next += 1
-        if self.race_next < self.game.seats:
+        if self.race_next < n:
             return
         grabbers = self._grabbers()
-        self.last_race[:] = self.race_choice
-        self.in_window[:, 1] = 1
+        self._last_race[:] = choice
+        window = self._in_window
+        for i in range(1, len(window), 2):
+            window[i] = 1
         if not grabbers:
-            self.race_choice[:] = NOT_CHOSEN
+            fill(choice, NOT_CHOSEN)
             self._end_turn()
         elif len(grabbers) == 1 or self.game.config.race_winner == "seat_order":
             self._race_flip(grabbers[0])
@@ -159,10 +177,10 @@ class TurnFlow(StarMasterPosition):
             self.phase = DRAW
 
     def _race_flip(self, winner: int) -> None:
-        slot = int(self.race_choice[winner])
-        self.race_choice[:] = NOT_CHOSEN
+        slot = self._race_choice[winner]
+        fill(self._race_choice, NOT_CHOSEN)
         self.mover = winner
-        found = int(self.layout[slot]) == self.white
+        found = self._layout[slot] == self.white
         colour = self._reveal(winner, slot, found)
         if found:
             self._set_pawn(winner, colour, 1)
@@ -175,7 +193,7 @@ class TurnFlow(StarMasterPosition):
             self._end_turn()
 
     def _check_goal(self, seat: int) -> bool:
-        if self.held[seat] >= GOAL:
+        if self._held[seat] >= GOAL:
             self.winners_list = [seat]
             self.phase = END
             return True

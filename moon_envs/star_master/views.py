@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from moon_envs.core.state_io import new_array
 from moon_envs.star_master.phases import NOT_CHOSEN, RACE
 from moon_envs.star_master.position import StarMasterPosition
 from moon_envs.star_master.text import action_name, text_view
 
 # phase -> its entry of the phase one-hot (name, flip, swap, race), -1 for the others
 _PHASE_SLOT = (-1, -1, -1, 0, 1, 2, 3, -1, -1)
+FLOAT32 = np.dtype(np.float32)
 
 
 class Views(StarMasterPosition):
@@ -29,37 +31,46 @@ class Views(StarMasterPosition):
 
     # ---- views ----------------------------------------------------------------------------
     def _observation(self, player: int) -> np.ndarray:
-        """Seat ``player``'s observation (see the env's documentation for the layout)."""
+        """Seat ``player``'s observation (see the env's documentation for the layout), built
+        in a Python array (far cheaper than numpy for a few dozen entries), then wrapped."""
         L = self.game.layout
-        o = np.zeros(L.size, dtype=np.float32)
-        views = self.views[player]
-        o[L.board + views.ravel()] = 1.0
-        o.put(L.pawn_slots[player], self.pawns)  # the seat's pawns first, then clockwise
-        one = memoryview(o)  # the single entries below: cheaper written through a memoryview
+        k, n = L.k, L.n
+        o = L.empty[:]
+        views = self._views
+        first = 3 * k * player  # the seat's window map, permutation and memory, flat
+        for i, v in zip(L.board_offsets, views[first : first + 3 * k]):
+            o[i + v] = 1.0
+        pawns, held = self._pawns, self._held
+        for seat in range(n):  # the seat's pawns first, then clockwise
+            if held[seat]:
+                to = L.pawns + (seat - player) % n * k - seat * k
+                for c in range(seat * k, seat * k + k):
+                    if pawns[c]:
+                        o[to + c] = 1.0
         white = self.white
         if white >= 0:
-            one[L.white + min(white, L.k)] = 1.0  # the star (9) is the block's last entry
+            o[L.white + min(white, k)] = 1.0  # the star (9) is the block's last entry
             if self.black_star:
-                one[L.black] = 1.0
+                o[L.black] = 1.0
         slot = _PHASE_SLOT[self.phase]
         if slot >= 0:
-            one[L.phase + slot] = 1.0
+            o[L.phase + slot] = 1.0
         sought = self.target
         if sought >= 0:
-            one[L.target + sought] = 1.0
+            o[L.target + sought] = 1.0
         else:
             sought = white
         if self.found_slot >= 0:
-            one[L.found + self.found_slot] = 1.0
-        if 0 <= sought < L.k:
+            o[L.found + self.found_slot] = 1.0
+        if 0 <= sought < k:
             # the one slot holding the sought colour, if the window or the memory shows it
             # (both always agree with the layout where they know)
-            where = self.layout.tolist().index(sought)
-            if views.item(0, where) >= 0 or views.item(2, where) >= 0:
-                one[L.match + where] = 1.0
-        one[L.roller + (self.roller - player) % L.n] = 1.0
-        one[L.turn] = self.turn / self.game.turn_cap
-        return o
+            where = self._layout.index(sought)
+            if views[first + where] >= 0 or views[first + 2 * k + where] >= 0:
+                o[L.match + where] = 1.0
+        o[L.roller + (self.roller - player) % n] = 1.0
+        o[L.turn] = self.turn / self.game.turn_cap
+        return new_array(o.tobytes(), FLOAT32)
 
     def _global_state(self) -> np.ndarray:
         """Everything: the true layout, every seat's pawns, memory, window and sealed race
@@ -91,19 +102,19 @@ class Views(StarMasterPosition):
         race's revealed choices (only once every seat has chosen). A seat's info in the env
         is :meth:`info_for`, which shows those two events only while they lie in the seat's
         window."""
-        return self._info(self.last_flip[0] >= 0, self.last_race[0] != NOT_CHOSEN)
+        return self._info(self._last_flip[0] >= 0, self._last_race[0] != NOT_CHOSEN)
 
     def info_for(self, player: int) -> dict:
         """Seat ``player``'s info: as :meth:`info`, but ``last_flip`` and ``last_race`` are
         ``None`` once ``player`` has decided since they happened, exactly as its window of
         recent events forgets them (in every ``memory`` mode)."""
-        flip, race = self.in_window[player].tolist()
-        return self._info(flip, race)
+        window = self._in_window
+        return self._info(window[2 * player], window[2 * player + 1])
 
     def _info(self, flip: object, race: object) -> dict:
         last_flip = None
         if flip:  # in a window only once a flip happened
-            seat, slot, colour, found = self.last_flip.tolist()
+            seat, slot, colour, found = self._last_flip
             last_flip = {"seat": seat, "slot": slot, "colour": colour, "found": bool(found)}
         return {
             "turn": self.turn,
@@ -111,7 +122,7 @@ class Views(StarMasterPosition):
             "white": self.white,
             "black_star": self.black_star,
             "last_flip": last_flip,
-            "last_race": self.last_race.tolist() if race else None,
+            "last_race": self._last_race.tolist() if race else None,
         }
 
     def action_to_string(self, action: int) -> str:
