@@ -7,8 +7,6 @@ numpy writes, and an agent can read the blocks back by the same offsets.
 
 from __future__ import annotations
 
-from array import array
-
 import numpy as np
 
 from moon_envs.star_master.config import NUM_COLOURS
@@ -50,9 +48,6 @@ class ObservationLayout:
         self.turn = self.roller + n
         self.size = self.turn + 1
         self.order = [np.array([(p + q) % n for q in range(n)]) for p in range(n)]
-        # for the rules' Python arrays: the board offsets as ints, and an empty observation
-        self.board_offsets = self.board.tolist()
-        self.empty = array("f", bytes(4 * self.size))
         # global state
         self.g_layout = slots * ch + 1
         self.g_pawns = k * ch

@@ -17,34 +17,41 @@ from typing import Protocol
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL, GameSpec, State
-from moon_envs.core.state_io import ArrayField, new_array
+from moon_envs.core.state_io import ArrayField
 from moon_envs.star_master.config import STAR, ActionIds, StarMasterConfig
 from moon_envs.star_master.observation import ObservationLayout
 from moon_envs.star_master.phases import DRAW, END, FLIP, NAME, NOT_CHOSEN, RACE, ROLL, SETUP, SWAP
 
 
 class ActionMasks:
-    """Precomputed legal-action masks (``ids``: the action ids of the colour count), one
-    byte per action (a mask handed out is a new int8 array over a copy of them)."""
+    """Precomputed legal-action masks (``ids``: the action ids of the colour count), kept
+    read-only: a mask handed out is a copy."""
 
     def __init__(self, ids: ActionIds) -> None:
+        self.ids = ids
         k = ids.k
         self.flip = _mask(ids, range(ids.flip0, ids.flip0 + k))
         self.flip_or_pass = _mask(ids, [*range(ids.flip0, ids.flip0 + k), ids.pass_])
         self.swap = [_mask(ids, [ids.swap0 + t for t in range(k) if t != s]) for s in range(k)]
-        # naming: the colours the mover lacks, from its row of pawns (0 or 1 per colour)
-        self.before_names, self.after_names = bytes(ids.name0), bytes(ids.num - ids.name0 - k)
-        self.lacked = bytes([1, 0]) + bytes(254)  # a pawn byte -> 1 where the colour is lacked
+        self._names: dict[bytes, np.ndarray] = {}  # see names
+
+    def names(self, pawns: bytes) -> np.ndarray:
+        """The naming mask of a seat whose row of pawns (one byte per colour) is ``pawns``:
+        the colours it lacks (at most ``2 ** k`` rows, each mask built once)."""
+        mask = self._names.get(pawns)
+        if mask is None:
+            name0 = self.ids.name0
+            mask = self._names[pawns] = _mask(
+                self.ids, [name0 + c for c, held in enumerate(pawns) if not held]
+            )
+        return mask
 
 
-def _mask(ids: ActionIds, actions) -> bytes:
-    m = bytearray(ids.num)
-    for a in actions:
-        m[a] = 1
-    return bytes(m)
-
-
-INT8 = np.dtype(np.int8)
+def _mask(ids: ActionIds, actions) -> np.ndarray:
+    m = np.zeros(ids.num, dtype=np.int8)
+    m[list(actions)] = 1
+    m.flags.writeable = False
+    return m
 
 
 class StarMasterGameLike(Protocol):
@@ -202,21 +209,16 @@ class StarMasterPosition(State):
 
     # ---- legality -------------------------------------------------------------------------
     def _legal_mask(self) -> np.ndarray:
-        return new_array(self._mask_bytes(), INT8)
-
-    def _mask_bytes(self) -> bytes:
-        """The legal-action mask, one byte per action."""
         ph = self.phase
         masks = self.game.masks
         if ph == FLIP:
-            return masks.flip_or_pass if self._may_pass() else masks.flip
+            return (masks.flip_or_pass if self._may_pass() else masks.flip).copy()
         if ph == SWAP:
-            return masks.swap[self.found_slot]
+            return masks.swap[self.found_slot].copy()
         if ph == RACE:
-            return masks.flip_or_pass
+            return masks.flip_or_pass.copy()
         k = self.game.k
-        row = self._pawns[self.mover * k : (self.mover + 1) * k].tobytes()
-        return masks.before_names + row.translate(masks.lacked) + masks.after_names
+        return masks.names(self._pawns[self.mover * k : (self.mover + 1) * k].tobytes()).copy()
 
     def _may_pass(self) -> bool:
         return (

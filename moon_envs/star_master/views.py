@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from moon_envs.core.state_io import new_array
 from moon_envs.star_master.phases import NOT_CHOSEN, RACE
 from moon_envs.star_master.position import StarMasterPosition
 from moon_envs.star_master.text import action_name, text_view
 
 # phase -> its entry of the phase one-hot (name, flip, swap, race), -1 for the others
 _PHASE_SLOT = (-1, -1, -1, 0, 1, 2, 3, -1, -1)
-FLOAT32 = np.dtype(np.float32)
+FLOAT32, INT64, INT8 = np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.int8)
 
 
 class Views(StarMasterPosition):
@@ -31,46 +30,40 @@ class Views(StarMasterPosition):
 
     # ---- views ----------------------------------------------------------------------------
     def _observation(self, player: int) -> np.ndarray:
-        """Seat ``player``'s observation (see the env's documentation for the layout), built
-        in a Python array (far cheaper than numpy for a few dozen entries), then wrapped."""
+        """Seat ``player``'s observation (see the env's documentation for the layout)."""
         L = self.game.layout
         k, n = L.k, L.n
-        o = L.empty[:]
+        o = np.zeros(L.size, dtype=FLOAT32)
         views = self._views
         first = 3 * k * player  # the seat's window map, permutation and memory, flat
-        for i, v in zip(L.board_offsets, views[first : first + 3 * k]):
-            o[i + v] = 1.0
-        pawns, held = self._pawns, self._held
-        for seat in range(n):  # the seat's pawns first, then clockwise
-            if held[seat]:
-                to = L.pawns + (seat - player) % n * k - seat * k
-                for c in range(seat * k, seat * k + k):
-                    if pawns[c]:
-                        o[to + c] = 1.0
+        o[L.board + np.ndarray((3 * k,), INT64, views, 8 * first)] = 1.0
+        # the seat's pawns first, then clockwise
+        o.put(L.pawn_slots[player], np.ndarray((n * k,), INT8, self._pawns))
+        one = memoryview(o)  # the single entries below: cheaper written through a memoryview
         white = self.white
         if white >= 0:
-            o[L.white + min(white, k)] = 1.0  # the star (9) is the block's last entry
+            one[L.white + min(white, k)] = 1.0  # the star (9) is the block's last entry
             if self.black_star:
-                o[L.black] = 1.0
+                one[L.black] = 1.0
         slot = _PHASE_SLOT[self.phase]
         if slot >= 0:
-            o[L.phase + slot] = 1.0
+            one[L.phase + slot] = 1.0
         sought = self.target
         if sought >= 0:
-            o[L.target + sought] = 1.0
+            one[L.target + sought] = 1.0
         else:
             sought = white
         if self.found_slot >= 0:
-            o[L.found + self.found_slot] = 1.0
+            one[L.found + self.found_slot] = 1.0
         if 0 <= sought < k:
             # the one slot holding the sought colour, if the window or the memory shows it
             # (both always agree with the layout where they know)
             where = self._layout.index(sought)
             if views[first + where] >= 0 or views[first + 2 * k + where] >= 0:
-                o[L.match + where] = 1.0
-        o[L.roller + (self.roller - player) % n] = 1.0
-        o[L.turn] = self.turn / self.game.turn_cap
-        return new_array(o.tobytes(), FLOAT32)
+                one[L.match + where] = 1.0
+        one[L.roller + (self.roller - player) % n] = 1.0
+        one[L.turn] = self.turn / self.game.turn_cap
+        return o
 
     def _global_state(self) -> np.ndarray:
         """Everything: the true layout, every seat's pawns, memory, window and sealed race
