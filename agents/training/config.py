@@ -115,6 +115,11 @@ def parse_config(
         lines += error_lines(exc, model)
         if issubclass(model, ExperimentConfig):
             lines += [line for line in unchecked_agent_lines(data) if line not in lines]
+        elif is_jax(data):
+            from moon_agents.training.jax.config import unchecked_twin_lines
+
+            more = [_line(*p.split(": ", 1)) for p in unchecked_twin_lines(data)]
+            lines += [line for line in more if line not in lines]
     else:
         if not lines:
             return config

@@ -121,3 +121,27 @@ def test_repeated_keys_come_with_the_schema_errors(tmp_path: Path) -> None:
     path.write_text("seed: 1\nseed: 2\n")  # alone, a repeated key is still an error
     with pytest.raises(ConfigError, match=r"1 invalid field\(s\)\n  seed: duplicate key"):
         load_config(path)
+
+
+def test_a_jax_config_reports_its_cross_field_checks_with_the_field_errors() -> None:
+    pytest.importorskip("jax")
+    data = {
+        "env": {"id": "jupiter_v0", "margin_shaping": 0.1, "params": {"reward_mode": "score"}},
+        "algorithm": {"name": "alphazero", "activation": "elu"},
+        "eval": {"opponents": ["greddy"]},
+        "budget": {"total_timesteps": 0},
+    }
+    lines = error_of(data).splitlines()
+    fields = [line.split(": ", 1)[0].strip() for line in lines[1:]]
+    assert lines[0] == "config: 5 invalid field(s)", lines
+    assert set(fields) == {
+        "algorithm.activation",
+        "budget.total_timesteps",
+        "env.margin_shaping",
+        "env.params.reward_mode",
+        "eval.opponents",
+    }
+    # with the plain fields fixed, the cross-field checks still come all at once
+    data["algorithm"]["activation"] = "relu"
+    data["budget"]["total_timesteps"] = 64
+    assert error_of(data).splitlines()[0] == "config: 3 invalid field(s)"

@@ -143,59 +143,9 @@ class JaxExperimentConfig(_Section):
 
     @model_validator(mode="after")
     def _twin_exists(self) -> JaxExperimentConfig:
-        if self.env.margin_shaping and self.algorithm.name != "jax_ppo":
-            raise ValueError(
-                f"env.margin_shaping: the {self.algorithm.name} trainer has no reward "
-                "shaping (jax_ppo has); allowed: 0"
-            )
-        if self.env.params.get("reward_mode", "win") != "win":
-            raise ValueError(
-                "env.params.reward_mode: the JAX trainers learn from win rewards "
-                "(add env.margin_shaping for score-based shaping with jax_ppo); allowed: 'win'"
-            )
-        try:
-            import moon_envs.jax as mj
-        except ImportError as exc:
-            raise ValueError(f"algorithm.name: {self.algorithm.name} needs jax: {exc}") from None
-        if self.env.id not in mj.list_twins():
-            raise ValueError(
-                f"env.id: {self.env.id} has no JAX twin; allowed values: {mj.list_twins()}"
-            )
-        twin = mj.make(self.env.id, **self.env.params)
-        if getattr(self.algorithm, "augment", False) and not hasattr(twin, "random_symmetry"):
-            raise ValueError(
-                f"algorithm.augment: {self.env.id}'s twin has no symmetries to train on; "
-                "allowed: false"
-            )
-        if getattr(self.algorithm, "heuristic_fraction", 0.0):
-            from moon_agents.zoo import jax_heuristic, jax_heuristic_games
-
-            if jax_heuristic(self.env.game_name(), twin) is None:
-                raise ValueError(
-                    f"algorithm.heuristic_fraction: {self.env.id} has no heuristic on its twin; "
-                    f"allowed: 0 (games with one: {jax_heuristic_games()})"
-                )
-        if (
-            getattr(self.algorithm, "heuristic_learner_seat", None) is not None
-            and not self.algorithm.heuristic_fraction
-        ):
-            raise ValueError(
-                "algorithm.heuristic_learner_seat: only with heuristic_fraction above 0; "
-                "allowed: null"
-            )
-        if twin.num_players != 2:
-            raise ValueError(
-                f"env.params.num_players: the {self.algorithm.name} trainer plays two-player "
-                f"games; got {twin.num_players}; allowed: 2"
-            )
-        from moon_agents.zoo import make_agent
-
-        game = self.env.game_name()
-        for spec in self.eval.opponents:
-            try:
-                make_agent(spec, game, seed=0)
-            except Exception as exc:  # any refusal is a config error
-                raise ValueError(f"eval.opponents: {spec!r}: {exc}") from None
+        problems = twin_problems(self.env, self.algorithm, self.eval.opponents)
+        if problems:  # every one at once: one line each (see config.error_lines)
+            raise ValueError("\n".join(problems))
         return self
 
     def run_name(self) -> str:
@@ -222,3 +172,96 @@ def jax_schema(data: dict) -> tuple[dict, type[JaxExperimentConfig]]:
     if isinstance(data.get("algorithm"), str):
         data["algorithm"] = {"name": data["algorithm"]}
     return data, JaxExperimentConfig
+
+
+def twin_problems(env: EnvConfig, algorithm: Any, eval_opponents: list[str]) -> list[str]:
+    """What the JAX trainers refuse in valid ``env``, ``algorithm`` and ``eval`` sections
+    taken together, one ``field: why; allowed: ...`` line each (all of them: the checks
+    that need the twin are left out only when the twin cannot be built)."""
+    name = algorithm.name
+    problems = []
+    if env.margin_shaping and name != "jax_ppo":
+        problems.append(
+            f"env.margin_shaping: the {name} trainer has no reward shaping (jax_ppo has); "
+            "allowed: 0"
+        )
+    if env.params.get("reward_mode", "win") != "win":
+        problems.append(
+            "env.params.reward_mode: the JAX trainers learn from win rewards (add "
+            "env.margin_shaping for score-based shaping with jax_ppo); allowed: 'win'"
+        )
+    if getattr(algorithm, "heuristic_learner_seat", None) is not None and not getattr(
+        algorithm, "heuristic_fraction", 0.0
+    ):
+        problems.append(
+            "algorithm.heuristic_learner_seat: only with heuristic_fraction above 0; allowed: null"
+        )
+    problems += _eval_problems(env, eval_opponents)
+    try:
+        import moon_envs.jax as mj
+    except ImportError as exc:
+        return [*problems, f"algorithm.name: {name} needs jax: {exc}"]
+    if env.id not in mj.list_twins():
+        return [*problems, f"env.id: {env.id} has no JAX twin; allowed values: {mj.list_twins()}"]
+    twin = mj.make(env.id, **env.params)
+    if getattr(algorithm, "augment", False) and not hasattr(twin, "random_symmetry"):
+        problems.append(
+            f"algorithm.augment: {env.id}'s twin has no symmetries to train on; allowed: false"
+        )
+    if getattr(algorithm, "heuristic_fraction", 0.0):
+        from moon_agents.zoo import jax_heuristic, jax_heuristic_games
+
+        if jax_heuristic(env.game_name(), twin) is None:
+            problems.append(
+                f"algorithm.heuristic_fraction: {env.id} has no heuristic on its twin; "
+                f"allowed: 0 (games with one: {jax_heuristic_games()})"
+            )
+    if twin.num_players != 2:
+        problems.append(
+            f"env.params.num_players: the {name} trainer plays two-player games; got "
+            f"{twin.num_players}; allowed: 2"
+        )
+    return problems
+
+
+def _eval_problems(env: EnvConfig, specs: list[str]) -> list[str]:
+    """``eval.opponents`` that the agent zoo refuses for ``env``'s game."""
+    from moon_agents.zoo import make_agent
+
+    problems = []
+    for spec in specs:
+        try:
+            make_agent(spec, env.game_name(), seed=0)
+        except Exception as exc:  # any refusal is a config error
+            problems.append(f"eval.opponents: {spec!r}: {exc}")
+    return problems
+
+
+def unchecked_twin_lines(data: dict) -> list[str]:
+    """:func:`twin_problems` for raw JAX config ``data`` whose other fields failed to
+    validate (pydantic runs the model's check only once every field is valid), so that one
+    error names every problem. The ``env``, ``algorithm`` and ``eval`` sections are
+    validated alone (defaults where left out); an invalid ``algorithm`` section counts by
+    its name alone and an invalid ``eval`` section with no opponents (their own errors are
+    reported by the schema); nothing is reported when ``env`` is invalid."""
+    from types import SimpleNamespace
+
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        env = EnvConfig.model_validate(data.get("env", {}))
+    except ValidationError:
+        return []
+    raw = data.get("algorithm")
+    try:
+        algorithm = TypeAdapter(AlgorithmSection).validate_python(raw)
+    except ValidationError:
+        name = raw.get("name") if isinstance(raw, dict) else None
+        if name not in ALGORITHM_NAMES:
+            return []
+        algorithm = SimpleNamespace(name=name)
+    try:
+        opponents = EvalConfig.model_validate(data.get("eval", {})).opponents
+    except ValidationError:
+        opponents = []
+    return twin_problems(env, algorithm, opponents)
