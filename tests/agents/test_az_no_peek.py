@@ -18,7 +18,7 @@ import moon_envs.jax as mj
 from moon_agents.net_agent import NetAgent
 from moon_agents.training.config import parse_config
 from moon_agents.training.jax.alphazero import AlphaZero
-from moon_agents.training.jax.run import _description
+from moon_agents.training.jax.network import net_description as _description
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.core.view import AgentView
 

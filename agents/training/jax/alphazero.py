@@ -39,7 +39,7 @@ import mctx
 import numpy as np
 import optax
 
-from moon_agents.training.jax.network import PolicyValueNet, batched, to_arrays
+from moon_agents.training.jax.network import PolicyValueNet, batched, initial_net, to_arrays
 
 Array = jax.Array
 NEG = -1e9
@@ -75,7 +75,7 @@ class AlphaZero:
         a = self.cfg
         obs_size = int(np.prod(twin.observation_shape))
         key = jax.random.key(config.seed)
-        net = PolicyValueNet(obs_size, twin.num_actions, list(a.hidden), a.activation, key)
+        net = initial_net(config, twin, key)
         self.params, self.static = eqx.partition(net, eqx.is_array)
         budget = config.budget.total_timesteps
         updates = (budget or 10_000_000) * a.sample_reuse / a.batch_size

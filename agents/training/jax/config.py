@@ -46,6 +46,14 @@ class _NetworkFields(_Section):
     learning_rate: float = Field(1e-3, gt=0, description="Adam step size at the start")
     final_learning_rate: float = Field(1e-4, gt=0, description="cosine decay to this")
     max_grad_norm: float = Field(1.0, gt=0, description="gradient clipping norm")
+    init_from: str | None = Field(
+        None,
+        min_length=1,
+        max_length=4096,
+        description="start from the weights of this network file (a run's model.npz or "
+        "checkpoint, relative to the current directory; same env, parameters and "
+        "architecture) instead of random ones; null: random",
+    )
 
     @field_validator("hidden")
     @classmethod

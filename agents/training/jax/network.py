@@ -9,16 +9,25 @@ env, so a trained network needs neither jax nor torch to play.
 :func:`to_arrays` exports the parameters under stable names (``trunk.0.weight``,
 ``trunk.0.bias``, ..., ``policy.weight``, ``value.weight``, ...; weights are
 ``[out, in]``), :func:`from_arrays` rebuilds a network from them.
+:func:`net_description` is the weight file's description of a config's network, and
+:func:`initial_net` the network a trainer starts from: random, or the weights of the file
+named in ``algorithm.init_from`` once its description matches the config's.
 """
 
 from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from typing import Any
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from moon_agents.net_weights import ACTIVATIONS, array_shapes
+from moon_agents.net_weights import ACTIVATIONS, array_shapes, load_net
+from moon_envs.core.game import ConfigError
 
 Array = jax.Array
 
@@ -93,3 +102,49 @@ def from_arrays(
 
     values = [jnp.asarray(arrays[f"{n}.{part}"]) for n in names for part in ("weight", "bias")]
     return eqx.tree_at(leaves, net, values)
+
+
+_MATCHED = ("env_id", "game_config", "observation_size", "num_actions", "hidden", "activation")
+"""Description fields that a network file must share with a config to start its run."""
+
+
+def net_description(config: Any, twin: Any) -> dict[str, Any]:
+    """The weight-file description (``moon_agents.net_weights``) of ``config``'s network
+    on ``twin``, without the ``training`` facts."""
+    a = config.algorithm
+    return {
+        "algorithm": a.name,
+        "env_id": config.env.id,
+        "game": twin.spec.name,
+        "game_config": json.loads(json.dumps(dataclasses.asdict(twin.config))),
+        "observation_size": int(math.prod(twin.observation_shape)),
+        "num_actions": int(twin.num_actions),
+        "hidden": list(a.hidden),
+        "activation": a.activation,
+    }
+
+
+def initial_net(config: Any, twin: Any, key: Array) -> PolicyValueNet:
+    """The network a run starts from: random from ``key``, or the weights of the file
+    ``config.algorithm.init_from``, refused with a :class:`ConfigError` naming the field
+    when the file was written for another env, other parameters or another architecture."""
+    a = config.algorithm
+    wanted = net_description(config, twin)
+    if a.init_from is None:
+        return PolicyValueNet(
+            wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation, key
+        )
+    try:
+        arrays, found = load_net(a.init_from)
+    except ConfigError as exc:
+        raise ConfigError(f"algorithm.init_from: {exc}") from None
+    for field in _MATCHED:
+        if found.get(field) != wanted[field]:
+            raise ConfigError(
+                f"algorithm.init_from: {a.init_from!r} has {field}={found.get(field)!r}, "
+                f"this config has {field}={wanted[field]!r}; allowed: a network file "
+                f"written for the same {', '.join(_MATCHED)}"
+            )
+    return from_arrays(
+        arrays, wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation
+    )

@@ -51,7 +51,7 @@ import numpy as np
 import optax
 
 from moon_agents.training.jax.alphazero import NEG, select_games
-from moon_agents.training.jax.network import PolicyValueNet, batched, to_arrays
+from moon_agents.training.jax.network import PolicyValueNet, batched, initial_net, to_arrays
 
 Array = jax.Array
 
@@ -109,7 +109,7 @@ class JaxPPO:
         a = self.cfg
         self.obs_size = int(np.prod(twin.observation_shape))
         key = jax.random.key(config.seed)
-        net = PolicyValueNet(self.obs_size, twin.num_actions, list(a.hidden), a.activation, key)
+        net = initial_net(config, twin, key)
         self.params, self.static = eqx.partition(net, eqx.is_array)
         budget = config.budget.total_timesteps
         rollouts = (budget or 10_000_000) / (a.num_envs * a.num_steps)

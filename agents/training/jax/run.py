@@ -43,6 +43,7 @@ from moon_agents.net_agent import NetAgent
 from moon_agents.net_weights import save_net
 from moon_agents.progress import progress_bar, resolve
 from moon_agents.training.config import save_config
+from moon_agents.training.jax.network import net_description
 from moon_agents.training.run_folder import TrainResult, make_run_dir, package_versions
 from moon_agents.training.run_folder import write_metrics as _write_metrics
 
@@ -62,7 +63,8 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
     versions = package_versions(_VERSIONED)
     (run_dir / "versions.json").write_text(json.dumps(versions, indent=2))
     (run_dir / "seed").write_text(f"{config.seed}\n")
-    description = _description(config, twin)
+    description = net_description(config, twin)
+    started = {} if config.algorithm.init_from is None else {"init_from": config.algorithm.init_from}
 
     budget = config.budget.total_timesteps or 2**62
     minutes = config.budget.wall_clock_minutes
@@ -80,7 +82,7 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
         arrays = trainer.arrays()
         step = trainer.decisions
         path = run_dir / "checkpoints" / f"step_{step}.npz"
-        save_net(path, arrays, {**description, "training": {"decisions": step}})
+        save_net(path, arrays, {**description, "training": {"decisions": step, **started}})
         row = {"timesteps": step, "updates": trainer.updates, **stats}
         results = _evaluate(config, NetAgent(arrays, description, name="learner"))
         for key, (rate, lo, hi) in results.items():
@@ -177,22 +179,6 @@ def _trainer(config: Any, twin: Any) -> Any:
     from moon_agents.training.jax.ppo import JaxPPO
 
     return JaxPPO(config, twin)
-
-
-def _description(config: Any, twin: Any) -> dict[str, Any]:
-    import dataclasses
-
-    a = config.algorithm
-    return {
-        "algorithm": a.name,
-        "env_id": config.env.id,
-        "game": twin.spec.name,
-        "game_config": json.loads(json.dumps(dataclasses.asdict(twin.config))),
-        "observation_size": int(math.prod(twin.observation_shape)),
-        "num_actions": int(twin.num_actions),
-        "hidden": list(a.hidden),
-        "activation": a.activation,
-    }
 
 
 def _evaluate(config: Any, learner: NetAgent) -> dict[str, tuple[float, float, float]]:
