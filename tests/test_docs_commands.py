@@ -26,6 +26,8 @@ shrunk, the same command with smaller budgets:
 * ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
   default cases, or the one ``--env`` names);
 * ``moon_agents.benchmarks.moonstar_rounds``: ``--games 2``;
+* ``moon_agents.benchmarks.engine_breakdown``: the envs it names (Jupiter when none),
+  ``--decisions 30 --repeats 1``;
 * ``moon_agents.benchmarks.rllib_sampling``: ``--seconds 0.2`` and only the first of the listed
   runner and env counts (1 each where none is listed), run once per distinct shrunk setting; with
   ``--address`` (joining a running Ray cluster) it is skipped, as no cluster runs here.
@@ -311,6 +313,11 @@ def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) ->
         rates = bench.main(argv)
         assert rates["sb3"] > 0 and any(k.startswith("rllib-") for k in rates)
         _RLLIB_RUNS_DONE.add(settings)
+        return
+    if module == "moon_agents.benchmarks.engine_breakdown":
+        envs = [a for a in argv if not a.startswith("-")] or ["jupiter_v0"]
+        shrunk = [*envs, "--decisions", "30", "--repeats", "1"]
+        assert importlib.import_module(module).main(shrunk) == 0
         return
     if module == "moon_agents.benchmarks.moonstar_rounds":
         if "--games" in argv:

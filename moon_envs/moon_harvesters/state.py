@@ -176,7 +176,9 @@ class HarvestersState(TurnPhases, Views, State):
                 return self._on_offer[action] == 1
             return action == g.num_kinds and self.crater_pool > 0
         if phase == CRATERS:
-            return g.crater_base <= action < g.place_base and not self._crater[action - g.crater_base]
+            if not g.crater_base <= action < g.place_base:
+                return False
+            return not self._crater[action - g.crater_base]
         return False
 
     def free_cells(self) -> np.ndarray:

@@ -26,8 +26,14 @@ PPO: dict[str, Any] = {
     "name": "init_from_tiny",
     "seed": 1,
     "env": ENV,
-    "algorithm": {"name": "jax_ppo", "num_envs": 16, "num_steps": 16, "num_minibatches": 2,
-                  "hidden": [32, 32], "pool_size": 1},
+    "algorithm": {
+        "name": "jax_ppo",
+        "num_envs": 16,
+        "num_steps": 16,
+        "num_minibatches": 2,
+        "hidden": [32, 32],
+        "pool_size": 1,
+    },
     "budget": {"total_timesteps": 256},
     "eval": {"every_timesteps": 256, "games": 2, "opponents": ["random"]},
     "export": "last",
@@ -94,17 +100,18 @@ def test_a_run_records_where_it_started(tmp_path: Path) -> None:
         ({"env_params": {"num_players": 2, "line_features": False}}, "game_config"),
     ],
 )
-def test_a_file_for_another_network_is_refused(
-    tmp_path: Path, change: dict, field: str
-) -> None:
+def test_a_file_for_another_network_is_refused(tmp_path: Path, change: dict, field: str) -> None:
     from moon_agents.training.jax.run import _trainer
 
     path, _ = _network_file(tmp_path, _config(tmp_path))
     params = change.pop("env_params", None)
     config = _config(tmp_path, init_from=str(path), **change)
     if params is not None:
-        data = {**PPO, "env": {"id": "jupiter_v0", "params": params},
-                "algorithm": {**PPO["algorithm"], "init_from": str(path)}}
+        data = {
+            **PPO,
+            "env": {"id": "jupiter_v0", "params": params},
+            "algorithm": {**PPO["algorithm"], "init_from": str(path)},
+        }
         config = parse_config(data)
     twin = mj.make(config.env.id, **config.env.params)
     with pytest.raises(ConfigError) as err:

@@ -64,7 +64,8 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
     (run_dir / "versions.json").write_text(json.dumps(versions, indent=2))
     (run_dir / "seed").write_text(f"{config.seed}\n")
     description = net_description(config, twin)
-    started = {} if config.algorithm.init_from is None else {"init_from": config.algorithm.init_from}
+    init_from = config.algorithm.init_from
+    started = {} if init_from is None else {"init_from": init_from}
 
     budget = config.budget.total_timesteps or 2**62
     minutes = config.budget.wall_clock_minutes
