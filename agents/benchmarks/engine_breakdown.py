@@ -12,10 +12,9 @@ time per decision into its parts, each timed on its own:
 2. Each part is timed over the recorded steps, in blocks, on fresh deep copies of the
    recorded positions (made outside the timed block: deep, so that no memo a game keeps
    in a structure its ``clone()`` shares is filled by one block and found by the next),
-   and the block's time is
-   divided by its steps; the loop that runs a block is timed empty and taken off. Each
-   block runs ``repeats`` times and the fastest is kept (the usual way to read a
-   micro-benchmark on a busy machine: noise only ever adds time).
+   and the block's time is divided by its steps; the loop that runs a block is timed
+   empty and taken off. Each block runs ``repeats`` times and the fastest is kept (the
+   usual way to read a micro-benchmark on a busy machine: noise only ever adds time).
 
 The parts, in microseconds per decision (player action), each timed directly:
 
@@ -88,20 +87,17 @@ def record(game: Any, decisions: int, seed: int = 0) -> Recording:
     return rec
 
 
-def _timed(block: Callable[[list], None], items: list, repeats: int) -> float:
-    """Fastest of ``repeats`` runs of ``block(items)``, in seconds, with the garbage
-    collector off while it runs (as :mod:`timeit` does: the fresh copies around the block
-    would otherwise trigger collections inside it)."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.disable()
-        try:
-            start = time.perf_counter_ns()
-            block(items)
-            best = min(best, (time.perf_counter_ns() - start) * 1e-9)
-        finally:
-            gc.enable()
-    return best
+def _timed(block: Callable[[list], None], items: list) -> float:
+    """Seconds one run of ``block(items)`` takes, with the garbage collector off while it
+    runs (as :mod:`timeit` does: the fresh copies around the block would otherwise
+    trigger collections inside it)."""
+    gc.disable()
+    try:
+        start = time.perf_counter_ns()
+        block(items)
+        return (time.perf_counter_ns() - start) * 1e-9
+    finally:
+        gc.enable()
 
 
 def _fresh(steps: list[tuple[Any, int, float]], masked: bool, stub: str = "") -> list:
@@ -178,7 +174,7 @@ def breakdown(game: Any, decisions: int = 2000, repeats: int = 5, seed: int = 0)
         seconds = []
         for _ in range(repeats):  # fresh copies for every run of a block that changes them
             batch = _fresh(items, masked, stub) if fresh else items
-            seconds.append(_timed(block, batch, 1) - _timed(_empty, batch, 1))
+            seconds.append(_timed(block, batch) - _timed(_empty, batch))
         return max(min(seconds), 0.0) / max(len(items), 1) * 1e6
 
     masks = [(copy.deepcopy(s).legal_actions_mask(), a, u) for s, a, u in rec.decisions]

@@ -18,7 +18,7 @@ import moon_envs.jax as mj
 from moon_agents.net_agent import NetAgent
 from moon_agents.training.config import parse_config
 from moon_agents.training.jax.alphazero import AlphaZero
-from moon_agents.training.jax.network import net_description as _description
+from moon_agents.training.jax.network import net_description
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.core.view import AgentView
 
@@ -114,7 +114,7 @@ def test_play_time_search_is_blind_to_hidden_information(env_id: str) -> None:
     config = _config(env_id, GAMES[env_id])
     twin = mj.make(env_id, **GAMES[env_id])
     trainer = AlphaZero(config, twin)
-    description = _description(config, twin)
+    description = net_description(config, twin)
     state, other, seat = _python_hidden_pair(env_id, GAMES[env_id], seed=3)
     moves = []
     for s in (state, other):
