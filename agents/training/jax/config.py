@@ -52,7 +52,9 @@ class _NetworkFields(_Section):
         max_length=4096,
         description="start from the weights of this network file (a run's model.npz or "
         "checkpoint, relative to the current directory; same env, parameters and "
-        "architecture) instead of random ones; null: random",
+        "architecture), or from the actor of this MaskablePPO policy .zip (its net_arch "
+        "and activation those of the network; the value head starts at zero), instead of "
+        "random ones; null: random",
     )
 
     @field_validator("hidden")
@@ -103,6 +105,11 @@ class JaxPPOConfig(_NetworkFields):
         8, ge=0, le=64, description="frozen snapshots kept as opponents (0: self-play only)"
     )
     snapshot_every: int = Field(20, ge=1, description="rollouts between snapshots")
+    pool_keep_initial: bool = Field(
+        False,
+        description="the starting network (random, or algorithm.init_from's) keeps its pool "
+        "slot for the whole run, a fixed opponent; snapshots take turns in the other slots",
+    )
     self_play_fraction: float = Field(
         0.5, ge=0, le=1, description="share of envs where the learner plays every seat"
     )
@@ -128,6 +135,11 @@ class JaxPPOConfig(_NetworkFields):
             raise ValueError(
                 f"num_minibatches: {self.num_minibatches} does not divide the window "
                 f"num_envs*num_steps={window}; allowed: a divisor of {window}"
+            )
+        if self.pool_keep_initial and self.pool_size < 2:
+            raise ValueError(
+                f"pool_keep_initial: needs a slot for the snapshots beside the starting "
+                f"network; allowed: pool_size of 2 or more (got {self.pool_size})"
             )
         return self
 

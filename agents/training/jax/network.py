@@ -11,7 +11,8 @@ env, so a trained network needs neither jax nor torch to play.
 ``[out, in]``), :func:`from_arrays` rebuilds a network from them.
 :func:`net_description` is the weight file's description of a config's network, and
 :func:`initial_net` the network a trainer starts from: random, or the weights of the file
-named in ``algorithm.init_from`` once its description matches the config's.
+named in ``algorithm.init_from`` once its description matches the config's (a MaskablePPO
+policy zip gives its actor, :mod:`moon_agents.training.jax.from_ppo`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_agents.net_weights import ACTIVATIONS, array_shapes, load_net
+from moon_agents.training.jax.from_ppo import is_ppo_policy, ppo_policy_arrays
 from moon_envs.core.game import ConfigError
 
 Array = jax.Array
@@ -126,13 +128,20 @@ def net_description(config: Any, twin: Any) -> dict[str, Any]:
 
 def initial_net(config: Any, twin: Any, key: Array) -> PolicyValueNet:
     """The network a run starts from: random from ``key``, or the weights of the file
-    ``config.algorithm.init_from``, refused with a :class:`ConfigError` naming the field
+    ``config.algorithm.init_from`` (a network file, or a MaskablePPO policy zip whose
+    actor becomes the trunk and policy head: :mod:`~moon_agents.training.jax.from_ppo`),
+    refused with a :class:`ConfigError` naming the field
     when the file was written for another env, other parameters or another architecture."""
     a = config.algorithm
     wanted = net_description(config, twin)
     if a.init_from is None:
         return PolicyValueNet(
             wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation, key
+        )
+    if is_ppo_policy(a.init_from):
+        arrays = ppo_policy_arrays(a.init_from, wanted, twin)
+        return from_arrays(
+            arrays, wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation
         )
     try:
         arrays, found = load_net(a.init_from)

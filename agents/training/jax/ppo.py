@@ -8,7 +8,8 @@ decisions (a finished game restarts in place), all inside one jitted ``lax.scan`
   other seat is played by a frozen snapshot drawn uniformly from the pool. The pool
   holds up to ``pool_size`` past parameter sets stacked on a leading axis (it starts
   with the initial network; every ``snapshot_every`` iterations the current parameters
-  join it, replacing the oldest once it is full; a game in progress keeps its slot). With
+  join it, replacing the oldest once it is full; a game in progress keeps its slot;
+  ``pool_keep_initial`` keeps the starting network in slot 0 for the whole run). With
   ``pool_size: 0`` every game is self-play. With ``heuristic_fraction: h``, a share ``h``
   of the games that are not self-play face the game's heuristic running on the twin
   (:func:`moon_agents.zoo.jax_heuristic`) instead of a snapshot: a fixed opponent that
@@ -297,8 +298,10 @@ class JaxPPO:
         return params, opt_state, jax.tree.map(jnp.mean, stats)
 
     def _snapshot(self) -> None:
-        """The current parameters join the pool, over the oldest snapshot once it is full."""
-        slot = self.snapshots % self.cfg.pool_size
+        """The current parameters join the pool, over the oldest snapshot once it is full
+        (never over the starting network's slot 0 with ``pool_keep_initial``)."""
+        keep = int(self.cfg.pool_keep_initial)
+        slot = keep + (self.snapshots - keep) % (self.cfg.pool_size - keep)
         self.pool = jax.tree.map(lambda s, p: s.at[slot].set(p), self.pool, self.params)
         self.snapshots += 1
 
