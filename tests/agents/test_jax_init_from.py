@@ -3,6 +3,7 @@ file written for another env, other parameters or another architecture."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,25 @@ def test_a_run_records_where_it_started(tmp_path: Path) -> None:
     assert description["training"] == {"decisions": 0, "init_from": str(path)}
     _, last = load_net(result.model_path)
     assert last["training"] == {"decisions": 256, "init_from": str(path)}
+
+
+def test_export_best_never_picks_the_file_it_started_from(tmp_path: Path) -> None:
+    """With a step size too small to change a weight, every evaluation scores the same;
+    the first to reach the best score would be step 0, which is the starting file."""
+    from moon_agents.training.train import train
+
+    path, _ = _network_file(tmp_path, _config(tmp_path))
+    config = _config(tmp_path, init_from=str(path), learning_rate=1e-30, final_learning_rate=1e-30)
+    config = parse_config({**config.model_dump(), "export": "best"})
+    result = train(config, progress=False)
+    rows = result.metrics
+    assert [r["timesteps"] for r in rows] == [0, 256]
+    assert rows[0]["gate_score"] == rows[1]["gate_score"]
+    summary = json.loads((result.run_dir / "summary.json").read_text())
+    assert summary["exported"]["timesteps"] == 256
+    assert summary["exported"]["worst_win_rate"] == rows[1]["gate_score"]
+    _, description = load_net(result.model_path)
+    assert description["training"]["decisions"] == 256
 
 
 @pytest.mark.parametrize(

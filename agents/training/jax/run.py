@@ -24,7 +24,9 @@ A run folder ``<output.dir>/<run name>/`` holds::
     checkpoints/step_<N>.npz    the network at every evaluation
     model.npz                   the exported network (agent spec "az:<run>/model.npz"):
                                 ``export: best`` keeps the evaluation with the highest
-                                worst-case win rate over eval.opponents, ``last`` the last
+                                worst-case win rate over eval.opponents (the first one
+                                reaching it; never the step-0 network of an init_from
+                                run, which is the file it started from), ``last`` the last
     summary.json                final numbers, wall time, speeds
 
 Ctrl-C stops a run early and still writes the model, metrics and plot.
@@ -92,7 +94,7 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
             row[f"eval_{key}_ci_high"] = hi
         worst = min(rate for rate, _, _ in results.values())
         row["gate_score"] = worst
-        if worst > best[0]:
+        if worst > best[0] and (step > 0 or init_from is None):  # not the file it started from
             best = (worst, step)
         metrics.append(row)
         elapsed = time.perf_counter() - start
@@ -132,7 +134,7 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
     if bar is not None:
         bar.close()
 
-    chosen = best[1] if config.export == "best" else trainer.decisions
+    chosen = best[1] if config.export == "best" and best[1] >= 0 else trainer.decisions
     model_path = run_dir / "model.npz"
     source = run_dir / "checkpoints" / f"step_{chosen}.npz"
     model_path.write_bytes(source.read_bytes())
@@ -151,7 +153,11 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
         "selfplay_decisions_per_s": round(trainer.decisions / max(selfplay_s, 1e-9), 1),
         "sgd_updates_per_s": round(trainer.updates / max(learn_s, 1e-9), 1),
         "final_eval": final,
-        "exported": {"policy": config.export, "timesteps": chosen, "worst_win_rate": best[0]},
+        "exported": {
+            "policy": config.export,
+            "timesteps": chosen,
+            "worst_win_rate": next(r["gate_score"] for r in metrics if r["timesteps"] == chosen),
+        },
         "model": str(model_path),
         "interrupted": interrupted,
         "device": _device(),
