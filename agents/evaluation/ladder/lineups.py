@@ -67,6 +67,7 @@ LADDERS: dict[str, LadderPlan] = {
             "mcts-25": "mcts:simulations=25,horizon=6",
             "mcts-100": "mcts:simulations=100,horizon=6",
             "trained": "trained",
+            "trained-ppo": "trained-ppo",
         },
     ),
     "star_master_v0": LadderPlan(
