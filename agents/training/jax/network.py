@@ -140,20 +140,24 @@ def initial_net(config: Any, twin: Any, key: Array) -> PolicyValueNet:
         )
     if is_ppo_policy(a.init_from):
         arrays = ppo_policy_arrays(a.init_from, wanted, twin)
-        return from_arrays(
-            arrays, wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation
-        )
+    else:
+        arrays = _network_file_arrays(a.init_from, wanted)
+    return from_arrays(
+        arrays, wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation
+    )
+
+
+def _network_file_arrays(path: str, wanted: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The arrays of network file ``path``, once its description matches ``wanted``."""
     try:
-        arrays, found = load_net(a.init_from)
+        arrays, found = load_net(path)
     except ConfigError as exc:
         raise ConfigError(f"algorithm.init_from: {exc}") from None
     for field in _MATCHED:
         if found.get(field) != wanted[field]:
             raise ConfigError(
-                f"algorithm.init_from: {a.init_from!r} has {field}={found.get(field)!r}, "
+                f"algorithm.init_from: {path!r} has {field}={found.get(field)!r}, "
                 f"this config has {field}={wanted[field]!r}; allowed: a network file "
                 f"written for the same {', '.join(_MATCHED)}"
             )
-    return from_arrays(
-        arrays, wanted["observation_size"], wanted["num_actions"], list(a.hidden), a.activation
-    )
+    return arrays
