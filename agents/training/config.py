@@ -17,7 +17,9 @@ Unknown keys and bad values are errors: :func:`load_config` raises
 :class:`~moon_envs.core.game.ConfigError` whose message names every offending field (as a
 dotted path such as ``algorithm.n_steps``) and what is allowed there, all in one message:
 the checks that span sections (the agents named in ``opponents`` and ``eval`` against the
-env) run even when another section is invalid.
+env, and the run's memory estimate, :mod:`moon_agents.training.memory`) run even when
+another section is invalid. Every number has a finite range, so every run has a finite
+budget and a bounded size.
 
 This module loads, validates and saves configs; the schema is in
 :mod:`moon_agents.training.sections` (one model per section) and :mod:`moon_agents.training.schema`

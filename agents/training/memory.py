@@ -6,9 +6,9 @@ Config validation (:mod:`moon_agents.training.schema`,
 exceeds :func:`memory_limit`: :data:`MEMORY_FRACTION` of this machine's physical memory.
 The error names the largest part's field, the estimate and its parts, e.g.::
 
-    algorithm.replay_size: the run would need about 575 TiB (replay buffer: replay_size
-    1000000000000 x 193 float32: 702 TiB); this machine allows 18.4 GiB (80% of its
-    23 GiB); lower replay_size
+    algorithm.replay_size: the run would need about 71.6 GiB (replay buffer: replay_size
+    100000000 x 192 float32: 71.5 GiB); this machine allows 12.8 GiB (80% of its 16 GiB);
+    lower replay_size
 
 The estimate counts arrays, not the interpreter, the libraries or compiled code (a few
 hundred MiB more), and on a GPU the device arrays are counted against host memory, not
