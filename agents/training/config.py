@@ -17,7 +17,9 @@ Unknown keys and bad values are errors: :func:`load_config` raises
 :class:`~moon_envs.core.game.ConfigError` whose message names every offending field (as a
 dotted path such as ``algorithm.n_steps``) and what is allowed there, all in one message:
 the checks that span sections (the agents named in ``opponents`` and ``eval`` against the
-env) run even when another section is invalid.
+env, and the run's memory estimate, :mod:`moon_agents.training.memory`) run even when
+another section is invalid. Every number has a finite range, so every run has a finite
+budget and a bounded size.
 
 This module loads, validates and saves configs; the schema is in
 :mod:`moon_agents.training.sections` (one model per section) and :mod:`moon_agents.training.schema`
@@ -28,6 +30,7 @@ every name is importable from here.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -114,7 +117,8 @@ def parse_config(
     except ValidationError as exc:
         lines += error_lines(exc, model)
         if issubclass(model, ExperimentConfig):
-            lines += [line for line in unchecked_agent_lines(data) if line not in lines]
+            more = unchecked_agent_lines(data) + unchecked_memory_lines(data, model)
+            lines += [line for line in more if line not in lines]
         elif is_jax(data):
             from moon_agents.training.jax.config import unchecked_twin_lines
 
@@ -153,6 +157,36 @@ def unchecked_agent_lines(data: Mapping[str, Any]) -> list[str]:
     good = [(f, specs) for f, specs in lists if isinstance(specs, list)]
     good = [(f, specs) for f, specs in good if all(isinstance(s, str) for s in specs)]
     return [_line(field, why) for field, why in agent_problems(env, good)]
+
+
+def unchecked_memory_lines(data: Mapping[str, Any], model: type[ExperimentConfig]) -> list[str]:
+    """The memory estimate's error line (:func:`~moon_agents.training.schema.run_memory_problems`)
+    for raw config ``data`` whose other fields failed to validate: the sections it reads
+    (``env``, ``algorithm``, ``opponents.snapshots``, ``budget``, and ``ray`` for RLlib)
+    are validated alone, defaults where left out; nothing is reported when one of them is
+    invalid (its own error says why)."""
+    from types import SimpleNamespace
+
+    from moon_agents.training.schema import run_memory_problems
+
+    sections = {}
+    for name in ("env", "algorithm", "budget", "ray"):
+        field = model.model_fields.get(name)
+        if field is None:
+            continue
+        raw = data.get(name, {})
+        try:
+            sections[name] = field.annotation.model_validate(raw)  # type: ignore[union-attr]
+        except ValidationError:
+            return []
+    opponents = data.get("opponents", {})
+    raw = opponents.get("snapshots", {}) if isinstance(opponents, Mapping) else {}
+    try:
+        snapshots = SnapshotConfig.model_validate(raw)
+    except ValidationError:
+        return []
+    config = SimpleNamespace(**sections, opponents=SimpleNamespace(snapshots=snapshots))
+    return [_line(*p.split(": ", 1)) for p in run_memory_problems(config)]  # type: ignore[arg-type]
 
 
 def _default(model: type[BaseModel], field: str) -> Any:
@@ -250,10 +284,40 @@ def error_lines(exc: ValidationError, model: type[BaseModel] | None = None) -> l
 
 
 def _allowed_keys(loc: tuple[Any, ...], model: Any) -> list[str]:
-    for part in loc:
-        field = model.model_fields.get(str(part)) if isinstance(model, type) else None
-        ann = getattr(field, "annotation", None)
-        if not (isinstance(ann, type) and issubclass(ann, BaseModel)):
+    """The keys of the section at ``loc`` (an error's location less its last part) of
+    ``model``: through nested sections, list items (``schedule.0``) and the algorithm's
+    union, whose member pydantic names in ``loc`` by its tag (``algorithm.alphazero``)."""
+    parts = list(loc)
+    while parts:
+        part = str(parts.pop(0))
+        field = model.model_fields.get(part)
+        if field is None:
             return []
-        model = ann
+        model = _section_model(field.annotation, parts)
+        if model is None:
+            return []
     return list(model.model_fields)
+
+
+def _section_model(annotation: Any, rest: list[Any]) -> type[BaseModel] | None:
+    """The section model that ``annotation`` holds, taking from ``rest`` the list index
+    or union tag that pydantic puts in an error's location after such a field."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) is list and args:
+        if rest and isinstance(rest[0], int):
+            rest.pop(0)
+            return _section_model(args[0], rest)
+        return None
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _section_model(args[0], rest)
+    models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+    if len(models) == 1:  # an optional section
+        return models[0]
+    for member in models:  # a tagged union: the tag is the member's `name`
+        name = member.model_fields.get("name")
+        if rest and name is not None and name.default == rest[0]:
+            rest.pop(0)
+            return member
+    return None

@@ -32,7 +32,7 @@ class ExperimentConfig(_Section):
 
     name: str = Field("experiment", min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$")
     seed: int = Field(0, ge=0, le=2**31 - 1)
-    torch_threads: int = Field(1, ge=1, description="torch intra-op threads")
+    torch_threads: int = Field(1, ge=1, le=1024, description="torch intra-op threads")
     env: EnvConfig = Field(default_factory=EnvConfig)
     algorithm: AlgorithmConfig = Field(default_factory=AlgorithmConfig)
     opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
@@ -49,6 +49,7 @@ class ExperimentConfig(_Section):
             for i, step in enumerate(self.opponents.schedule)
         ]
         problems = agent_problems(self.env, [*lists, ("eval.opponents", self.eval.opponents)])
+        problems += [tuple(line.split(": ", 1)) for line in run_memory_problems(self)]
         if problems:  # one line per bad spec, each naming its field (config.py splits them)
             raise ValueError("\n".join(f"{field}: {why}" for field, why in problems))
         return self
@@ -60,6 +61,17 @@ class ExperimentConfig(_Section):
     def to_dict(self) -> dict[str, Any]:
         """The resolved config (every default filled in) as plain data."""
         return self.model_dump(mode="json")
+
+
+def run_memory_problems(config: ExperimentConfig) -> list[str]:
+    """``field: why`` when the run's estimated arrays exceed the machine's memory limit
+    (:mod:`moon_agents.training.memory`: the SB3 or RLlib trainer's estimate)."""
+    from moon_agents.training import memory
+
+    spec = config.env.game_spec()
+    if config.algorithm.name == "rllib-ppo":
+        return memory.memory_problems(memory.rllib_parts(config, spec))
+    return memory.memory_problems(memory.sb3_parts(config, spec))
 
 
 def agent_problems(env: EnvConfig, lists: Iterable[tuple[str, list[str]]]) -> list[tuple[str, str]]:

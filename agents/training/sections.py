@@ -39,11 +39,38 @@ def field_error(reason: str) -> PydanticCustomError:
     return PydanticCustomError("field_check", "{reason}", {"reason": reason})
 
 
-class _Section(BaseModel):
-    """Base of every config section: unknown keys are errors, assignments are checked, and
-    types are strict (``true`` is not an integer, ``"5"`` is not a number)."""
+MAX_TIMESTEPS = 10_000_000_000
+"""Most learner steps (or self-play decisions) in a budget, and largest step interval."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, strict=True)
+MAX_WALL_CLOCK_MINUTES = 10_080
+"""Longest wall-clock budget: a week."""
+
+MAX_LAYERS = 16
+"""Most hidden layers of a network."""
+
+MAX_WIDTH = 4096
+"""Widest hidden layer of a network."""
+
+MAX_EVAL_GAMES = 100_000
+"""Most evaluation games against one opponent."""
+
+
+class _Section(BaseModel):
+    """Base of every config section: unknown keys are errors, assignments are checked,
+    types are strict (``true`` is not an integer, ``"5"`` is not a number) and floats are
+    finite (``.inf`` and ``.nan`` are refused)."""
+
+    model_config = ConfigDict(
+        extra="forbid", validate_assignment=True, strict=True, allow_inf_nan=False
+    )
+
+
+def check_layers(value: list[int]) -> list[int]:
+    """``value`` if every hidden layer size is in 1..:data:`MAX_WIDTH` (the count is the
+    field's ``max_length``)."""
+    if any(not 1 <= v <= MAX_WIDTH for v in value):
+        raise ValueError(f"every layer size must be in 1..{MAX_WIDTH}, got {_cut(str(value))}")
+    return value
 
 
 class EnvConfig(_Section):
@@ -58,6 +85,7 @@ class EnvConfig(_Section):
     margin_shaping: float = Field(
         0.0,
         ge=0,
+        le=10,
         description="reward shaping, 0 = off: k * change of (own score - best other score)",
     )
 
@@ -94,40 +122,53 @@ class EnvConfig(_Section):
 
     def game_name(self) -> str:
         """The ``GameSpec.name`` of this env (used to look agents up in the zoo)."""
+        return self.game_spec().name
+
+    def game_spec(self) -> Any:
+        """The ``GameSpec`` of this env: its observation shape and action count size the
+        memory estimate (:mod:`moon_agents.training.memory`)."""
         from moon_envs import make
 
-        return make(self.id, **self.params).game.spec.name
+        env = make(self.id, **self.params)
+        env.close()
+        return env.game.spec
 
 
 class AlgorithmConfig(_Section):
     """MaskablePPO hyper-parameters (sb3-contrib names)."""
 
     name: Literal["maskable_ppo"] = "maskable_ppo"
-    n_envs: int = Field(8, ge=1, description="parallel environments (DummyVecEnv)")
-    n_steps: int = Field(256, ge=2, description="steps per env per rollout")
+    n_envs: int = Field(8, ge=1, le=1024, description="parallel environments (DummyVecEnv)")
+    n_steps: int = Field(256, ge=2, le=1_000_000, description="steps per env per rollout")
     batch_size: int = Field(
-        256, ge=2, validate_default=True, description="minibatch size, 2..n_envs*n_steps"
+        256,
+        ge=2,
+        le=1_000_000,
+        validate_default=True,
+        description="minibatch size, 2..n_envs*n_steps",
     )
-    n_epochs: int = Field(4, ge=1, description="optimisation epochs per rollout")
-    learning_rate: float = Field(3e-4, gt=0, description="Adam step size")
+    n_epochs: int = Field(4, ge=1, le=1000, description="optimisation epochs per rollout")
+    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size")
     gamma: float = Field(0.99, gt=0, le=1, description="discount")
     gae_lambda: float = Field(0.95, ge=0, le=1, description="GAE lambda")
-    clip_range: float = Field(0.2, gt=0, description="PPO clip range")
-    ent_coef: float = Field(0.01, ge=0, description="entropy bonus coefficient")
-    vf_coef: float = Field(0.5, ge=0, description="value loss coefficient")
-    max_grad_norm: float = Field(0.5, gt=0, description="gradient clipping norm")
-    target_kl: float | None = Field(None, gt=0, description="early-stop epochs above this KL")
+    clip_range: float = Field(0.2, gt=0, le=10, description="PPO clip range")
+    ent_coef: float = Field(0.01, ge=0, le=10, description="entropy bonus coefficient")
+    vf_coef: float = Field(0.5, ge=0, le=100, description="value loss coefficient")
+    max_grad_norm: float = Field(0.5, gt=0, le=1000, description="gradient clipping norm")
+    target_kl: float | None = Field(
+        None, gt=0, le=10, description="early-stop epochs above this KL"
+    )
     normalize_advantage: bool = True
-    net_arch: list[int] = Field(default_factory=lambda: [128, 128], min_length=1)
+    net_arch: list[int] = Field(
+        default_factory=lambda: [128, 128], min_length=1, max_length=MAX_LAYERS
+    )
     activation: Literal["tanh", "relu"] = "tanh"
     device: Literal["cpu", "cuda", "auto"] = Field("cpu", description="cpu is reproducible")
 
     @field_validator("net_arch")
     @classmethod
-    def _positive_layers(cls, value: list[int]) -> list[int]:
-        if any(v < 1 for v in value):
-            raise ValueError(f"every layer size must be >= 1, got {value}")
-        return value
+    def _layer_sizes(cls, value: list[int]) -> list[int]:
+        return check_layers(value)
 
     @field_validator("batch_size")
     @classmethod
@@ -145,15 +186,17 @@ class AlgorithmConfig(_Section):
 class SnapshotConfig(_Section):
     """Frozen copies of the learner added to the opponent pool during training."""
 
-    every_timesteps: int = Field(50_000, ge=0, description="0 disables snapshots")
-    max_in_pool: int = Field(5, ge=1, description="newest snapshots kept in the pool")
+    every_timesteps: int = Field(50_000, ge=0, le=MAX_TIMESTEPS, description="0 disables snapshots")
+    max_in_pool: int = Field(5, ge=1, le=100, description="newest snapshots kept in the pool")
     save: bool = Field(True, description="also write each snapshot to checkpoints/")
 
 
 class PoolStep(_Section):
     """From ``from_timesteps`` learner steps on, ``pool`` replaces the fixed pool."""
 
-    from_timesteps: int = Field(..., ge=1, description="learner steps at which this pool starts")
+    from_timesteps: int = Field(
+        ..., ge=1, le=MAX_TIMESTEPS, description="learner steps at which this pool starts"
+    )
     pool: list[str] = Field(..., min_length=1, description="the fixed pool from then on")
 
 
@@ -178,9 +221,14 @@ class OpponentsConfig(_Section):
 class BudgetConfig(_Section):
     """When training stops: whichever limit is reached first."""
 
-    total_timesteps: int | None = Field(300_000, ge=1, description="learner steps")
+    total_timesteps: int | None = Field(
+        300_000, ge=1, le=MAX_TIMESTEPS, description="learner steps"
+    )
     wall_clock_minutes: float | None = Field(
-        None, gt=0, description="stop after this long (makes the run time-dependent)"
+        None,
+        gt=0,
+        le=MAX_WALL_CLOCK_MINUTES,
+        description="stop after this long (makes the run time-dependent)",
     )
 
     @model_validator(mode="after")
@@ -195,15 +243,17 @@ class BudgetConfig(_Section):
 class EvalConfig(_Section):
     """Periodic greedy evaluation of the learner against fixed opponents."""
 
-    every_timesteps: int = Field(25_000, ge=0, description="0: only at the end")
-    games: int = Field(100, ge=1, description="games per opponent (seats rotated)")
+    every_timesteps: int = Field(25_000, ge=0, le=MAX_TIMESTEPS, description="0: only at the end")
+    games: int = Field(
+        100, ge=1, le=MAX_EVAL_GAMES, description="games per opponent (seats rotated)"
+    )
     opponents: list[str] = Field(default_factory=lambda: ["random", "greedy"], min_length=1)
 
 
 class CheckpointConfig(_Section):
     """Model checkpoints written to ``checkpoints/`` (the final model is always saved)."""
 
-    every_timesteps: int = Field(100_000, ge=0, description="0: final model only")
+    every_timesteps: int = Field(100_000, ge=0, le=MAX_TIMESTEPS, description="0: final model only")
 
 
 class OutputConfig(_Section):

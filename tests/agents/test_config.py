@@ -52,7 +52,7 @@ def test_overrides_apply_and_are_validated(tmp_path: Path) -> None:
         ({"algorithm": {"n_steps": 1}}, "algorithm.n_steps", "greater than or equal to 2"),
         ({"algorithm": {"learning_rate": -1}}, "algorithm.learning_rate", "greater than 0"),
         ({"algorithm": {"batch_size": 10_000}}, "algorithm.batch_size", "allowed: 2..2048"),
-        ({"algorithm": {"net_arch": [64, 0]}}, "algorithm.net_arch", ">= 1"),
+        ({"algorithm": {"net_arch": [64, 0]}}, "algorithm.net_arch", "in 1..4096"),
         ({"env": {"id": "nope_v0"}}, "env.id", "jupiter_v0"),
         ({"env": {"params": {"num_players": 9}}}, "env.params", "2..4"),
         ({"env": {"params": {"colour": "red"}}}, "env.params", "num_players"),

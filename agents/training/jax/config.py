@@ -25,11 +25,13 @@ from pydantic import Field, field_validator, model_validator
 
 from moon_agents.net_weights import ACTIVATIONS
 from moon_agents.training.sections import (
+    MAX_LAYERS,
     BudgetConfig,
     EnvConfig,
     EvalConfig,
     OutputConfig,
     _Section,
+    check_layers,
 )
 
 ALGORITHM_NAMES = ("alphazero", "jax_ppo")
@@ -39,13 +41,13 @@ class _NetworkFields(_Section):
     hidden: list[int] = Field(
         default_factory=lambda: [256, 256],
         min_length=1,
-        max_length=16,
+        max_length=MAX_LAYERS,
         description="MLP trunk layer sizes",
     )
     activation: Literal[ACTIVATIONS] = "relu"  # type: ignore[valid-type]
-    learning_rate: float = Field(1e-3, gt=0, description="Adam step size at the start")
-    final_learning_rate: float = Field(1e-4, gt=0, description="cosine decay to this")
-    max_grad_norm: float = Field(1.0, gt=0, description="gradient clipping norm")
+    learning_rate: float = Field(1e-3, gt=0, le=1, description="Adam step size at the start")
+    final_learning_rate: float = Field(1e-4, gt=0, le=1, description="cosine decay to this")
+    max_grad_norm: float = Field(1.0, gt=0, le=1000, description="gradient clipping norm")
     init_from: str | None = Field(
         None,
         min_length=1,
@@ -60,9 +62,7 @@ class _NetworkFields(_Section):
     @field_validator("hidden")
     @classmethod
     def _sizes(cls, value: list[int]) -> list[int]:
-        if any(not 1 <= v <= 4096 for v in value):
-            raise ValueError(f"every layer size must be in 1..4096, got {value}")
-        return value
+        return check_layers(value)
 
 
 class AlphaZeroConfig(_NetworkFields):
@@ -73,12 +73,16 @@ class AlphaZeroConfig(_NetworkFields):
     unroll: int = Field(64, ge=2, le=100_000, description="decisions per game per iteration")
     simulations: int = Field(16, ge=1, le=4096, description="search simulations a decision")
     max_considered_actions: int = Field(16, ge=2, le=4096, description="Gumbel top-k at the root")
-    gumbel_scale: float = Field(1.0, ge=0, description="0: no Gumbel noise at the root")
-    batch_size: int = Field(512, ge=1, description="SGD minibatch")
-    sample_reuse: float = Field(4.0, gt=0, description="SGD samples per self-play position")
-    replay_size: int = Field(150_000, ge=1, description="positions kept for training")
-    value_weight: float = Field(1.0, ge=0, description="value loss weight")
-    weight_decay: float = Field(1e-4, ge=0, description="AdamW weight decay")
+    gumbel_scale: float = Field(1.0, ge=0, le=100, description="0: no Gumbel noise at the root")
+    batch_size: int = Field(512, ge=1, le=1_000_000, description="SGD minibatch")
+    sample_reuse: float = Field(
+        4.0, gt=0, le=1000, description="SGD samples per self-play position"
+    )
+    replay_size: int = Field(
+        150_000, ge=1, le=100_000_000, description="positions kept for training"
+    )
+    value_weight: float = Field(1.0, ge=0, le=100, description="value loss weight")
+    weight_decay: float = Field(1e-4, ge=0, le=1, description="AdamW weight decay")
     value_target: Literal["outcome", "bootstrap"] = Field(
         "outcome",
         description="unfinished games at a window's end: dropped, or valued by the network",
@@ -93,18 +97,18 @@ class JaxPPOConfig(_NetworkFields):
 
     name: Literal["jax_ppo"] = "jax_ppo"
     num_envs: int = Field(256, ge=1, le=65536, description="twins stepped in lock-step")
-    num_steps: int = Field(64, ge=1, description="decisions per env per rollout")
-    num_epochs: int = Field(4, ge=1, description="passes over each rollout")
-    num_minibatches: int = Field(8, ge=1, description="minibatches per epoch")
+    num_steps: int = Field(64, ge=1, le=100_000, description="decisions per env per rollout")
+    num_epochs: int = Field(4, ge=1, le=1000, description="passes over each rollout")
+    num_minibatches: int = Field(8, ge=1, le=1_000_000, description="minibatches per epoch")
     gamma: float = Field(1.0, gt=0, le=1, description="discount")
     gae_lambda: float = Field(0.95, ge=0, le=1, description="GAE lambda")
-    clip_range: float = Field(0.2, gt=0, description="PPO clip range")
-    ent_coef: float = Field(0.01, ge=0, description="entropy bonus")
-    vf_coef: float = Field(0.5, ge=0, description="value loss weight")
+    clip_range: float = Field(0.2, gt=0, le=10, description="PPO clip range")
+    ent_coef: float = Field(0.01, ge=0, le=10, description="entropy bonus")
+    vf_coef: float = Field(0.5, ge=0, le=100, description="value loss weight")
     pool_size: int = Field(
         8, ge=0, le=64, description="frozen snapshots kept as opponents (0: self-play only)"
     )
-    snapshot_every: int = Field(20, ge=1, description="rollouts between snapshots")
+    snapshot_every: int = Field(20, ge=1, le=1_000_000, description="rollouts between snapshots")
     pool_keep_initial: bool = Field(
         False,
         description="the starting network (random, or algorithm.init_from's) keeps its pool "
@@ -197,7 +201,9 @@ def jax_schema(data: dict) -> tuple[dict, type[JaxExperimentConfig]]:
 def twin_problems(env: EnvConfig, algorithm: Any, eval_opponents: list[str]) -> list[str]:
     """What the JAX trainers refuse in valid ``env``, ``algorithm`` and ``eval`` sections
     taken together, one ``field: why; allowed: ...`` line each (all of them: the checks
-    that need the twin are left out only when the twin cannot be built)."""
+    that need the twin are left out only when the twin cannot be built). With a valid
+    ``algorithm`` section these include the network's size and the run's memory estimate
+    (:func:`moon_agents.training.jax.budget.budget_problems`)."""
     name = algorithm.name
     problems = []
     if env.margin_shaping and name != "jax_ppo":
@@ -241,6 +247,10 @@ def twin_problems(env: EnvConfig, algorithm: Any, eval_opponents: list[str]) -> 
             f"env.params.num_players: the {name} trainer plays two-player games; got "
             f"{twin.num_players}; allowed: 2"
         )
+    if hasattr(algorithm, "hidden"):  # a valid section: its network and memory fit
+        from moon_agents.training.jax.budget import budget_problems
+
+        problems += budget_problems(algorithm, twin)
     return problems
 
 

@@ -27,7 +27,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from moon_agents.training.schema import ExperimentConfig
-from moon_agents.training.sections import OpponentsConfig, _Section
+from moon_agents.training.sections import MAX_LAYERS, MAX_WIDTH, OpponentsConfig, _Section
 
 ALGORITHM_NAMES = ("rllib-ppo",)
 
@@ -36,25 +36,29 @@ class RllibAlgorithmConfig(_Section):
     """RLlib PPO hyper-parameters (RLlib's names in brackets where they differ)."""
 
     name: Literal["rllib-ppo"] = "rllib-ppo"
-    train_batch_size: int = Field(4000, ge=2, description="env steps per iteration")
-    minibatch_size: int = Field(500, ge=2, description="SGD minibatch size")
-    num_epochs: int = Field(6, ge=1, description="passes over each batch")
-    learning_rate: float = Field(3e-4, gt=0, description="Adam step size (lr)")
+    train_batch_size: int = Field(4000, ge=2, le=10_000_000, description="env steps per iteration")
+    minibatch_size: int = Field(500, ge=2, le=10_000_000, description="SGD minibatch size")
+    num_epochs: int = Field(6, ge=1, le=1000, description="passes over each batch")
+    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size (lr)")
     gamma: float = Field(0.99, gt=0, le=1, description="discount")
     gae_lambda: float = Field(0.95, ge=0, le=1, description="GAE lambda (lambda_)")
-    clip_range: float = Field(0.2, gt=0, description="PPO clip (clip_param)")
-    ent_coef: float = Field(0.01, ge=0, description="entropy bonus (entropy_coeff)")
-    vf_coef: float = Field(0.5, ge=0, description="value loss weight (vf_loss_coeff)")
-    vf_clip: float = Field(10.0, gt=0, description="value loss clip (vf_clip_param)")
-    max_grad_norm: float = Field(0.5, gt=0, description="gradient clipping (grad_clip)")
+    clip_range: float = Field(0.2, gt=0, le=10, description="PPO clip (clip_param)")
+    ent_coef: float = Field(0.01, ge=0, le=10, description="entropy bonus (entropy_coeff)")
+    vf_coef: float = Field(0.5, ge=0, le=100, description="value loss weight (vf_loss_coeff)")
+    vf_clip: float = Field(10.0, gt=0, le=1_000_000, description="value loss clip (vf_clip_param)")
+    max_grad_norm: float = Field(0.5, gt=0, le=1000, description="gradient clipping (grad_clip)")
     use_kl_loss: bool = Field(False, description="PPO's adaptive KL penalty")
-    net_arch: list[int] = Field(default_factory=lambda: [128, 128], min_length=1)
+    net_arch: list[int] = Field(
+        default_factory=lambda: [128, 128], min_length=1, max_length=MAX_LAYERS
+    )
     activation: Literal["tanh", "relu"] = "tanh"
 
     @model_validator(mode="after")
     def _minibatch_fits(self) -> RllibAlgorithmConfig:
-        if any(v < 1 for v in self.net_arch):
-            raise ValueError(f"net_arch: every layer size must be >= 1, got {self.net_arch}")
+        if any(not 1 <= v <= MAX_WIDTH for v in self.net_arch):
+            raise ValueError(
+                f"net_arch: every layer size must be in 1..{MAX_WIDTH}, got {self.net_arch}"
+            )
         if self.minibatch_size > self.train_batch_size:
             raise ValueError(
                 f"minibatch_size: {self.minibatch_size} exceeds train_batch_size="
@@ -69,11 +73,18 @@ class RayConfig(_Section):
     address: str | None = Field(
         None, description='null: start a local Ray; "auto" or an address: join that cluster'
     )
-    num_env_runners: int = Field(1, ge=0, description="sampling processes (0: in the driver)")
-    num_envs_per_env_runner: int = Field(
-        8, ge=1, description="envs each runner steps together (one batched forward pass)"
+    num_env_runners: int = Field(
+        1, ge=0, le=1024, description="sampling processes (0: in the driver)"
     )
-    num_cpus: int | None = Field(None, ge=1, description="CPUs of a local Ray (null: all)")
+    num_envs_per_env_runner: int = Field(
+        8,
+        ge=1,
+        le=1024,
+        description="envs each runner steps together (one batched forward pass)",
+    )
+    num_cpus: int | None = Field(
+        None, ge=1, le=65536, description="CPUs of a local Ray (null: all)"
+    )
     restart_failed_env_runners: bool = Field(
         False, description="false: an env runner's error stops the run; true: restart it"
     )
