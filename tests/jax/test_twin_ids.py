@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("jax")
 
-import moon_envs  # noqa: E402
-import moon_envs.jax as mj  # noqa: E402
-from moon_envs import ConfigError  # noqa: E402
+import moon_envs
+import moon_envs.jax as mj
+from moon_envs import ConfigError
 
 
 def test_list_envs_names_only_the_ids_make_accepts():
