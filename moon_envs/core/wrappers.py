@@ -103,7 +103,8 @@ class SingleAgentEnv(gymnasium.Env):
     * ``won``: bool, whether the learner is among the winners (False until the end);
     * ``winners``: bool ``(num_players,)``, True for each winning seat (all False until
       the end);
-    * ``scores``: float64 ``(num_players,)``, the final scores (NaN until the end);
+    * ``scores``: float64 ``(num_players,)``, the final scores (0 until the end: a
+      game's scores in play may rest on what a seat does not see);
     * the game's own infos for the learner's seat in numeric form, one ``int64`` array
       per field (``Game.info_fields()``, encoded by :mod:`moon_envs.core.info_fields`:
       Star Master's ``last_flip_seat``, Moonstar's ``round_report_bid``, ...), and, with
@@ -251,7 +252,7 @@ class SingleAgentEnv(gymnasium.Env):
         state = self.aec.game_state
         n = len(self.aec.possible_agents)
         winners = np.zeros(n, dtype=bool)
-        scores = np.full(n, np.nan)
+        scores = np.zeros(n)
         if state.is_terminal():
             winners[list(state.winners())] = True
             scores[:] = state.scores()

@@ -33,7 +33,7 @@ def test_single_agent_infos_keep_their_keys_types_and_shapes(env_id):
     for episode in range(3):
         _obs, info = env.reset(seed=episode)
         assert _signature(info) == expected
-        assert not info["won"] and not info["winners"].any() and np.isnan(info["scores"]).all()
+        assert not info["won"] and not info["winners"].any() and not info["scores"].any()
         done = False
         while not done:
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
