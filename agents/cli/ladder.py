@@ -100,5 +100,7 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
     params_text = f" {result.env_params}" if result.env_params else ""
     print(f"{args.env}{params_text}: {result.seating()}.\n", file=out)
     print(result.markdown(), file=out)
-    print(f"\nwrote {out_dir}/ladder.md, ladder.json, games.csv, ladder.png", file=out)
+    print(f"\nwrote {out_dir}/{', '.join(result.written)}", file=out)
+    for name, why in result.skipped.items():
+        print(f"skipped {name}: {why}", file=out)
     return 0

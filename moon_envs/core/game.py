@@ -36,6 +36,7 @@ from moon_envs.core.checks import (
     config_from_kwargs,
 )
 from moon_envs.core.errors import ConfigError, IllegalActionError
+from moon_envs.core.info_fields import Field
 from moon_envs.core.snapshot import encode as _encode
 from moon_envs.core.snapshot import quote
 from moon_envs.core.spec import CHANCE, REWARD_MODES, TERMINAL, GameSpec
@@ -107,6 +108,11 @@ class Game(ABC):
     @property
     def num_actions(self) -> int:
         return self.spec.num_actions
+
+    def info_fields(self) -> list[Field]:
+        """The numeric form of this game's infos (see :mod:`moon_envs.core.info_fields`): one
+        :class:`Field` per value that ``State.info()`` / ``info_for()`` can hold; none here."""
+        return []
 
     def params(self) -> dict[str, Any]:
         """The config as a plain dict (JSON-friendly)."""

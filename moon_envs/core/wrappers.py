@@ -4,7 +4,13 @@ One *learner* plays a seat (drawn per episode unless fixed); the other seats are
 inside :meth:`SingleAgentEnv.step` by opponents drawn from a pool. The learner's reward
 for a step is everything it received between its own two decisions, so a loss caused by
 an opponent's winning move reaches the learner on that step. ``action_masks()`` returns
-the learner's mask, as ``sb3_contrib.MaskablePPO`` expects.
+the learner's mask, as ``sb3_contrib.MaskablePPO`` expects; once the game is over it is
+all True (as in the JAX twins), so masked sampling never meets an empty mask, e.g. on the
+step a Gymnasium vector env spends resetting a finished game.
+
+The infos have the same keys, types and shapes at every step, ``reset()`` and the end of
+a game included, so Gymnasium's vector envs (``gymnasium.make_vec(..., num_envs=n)``,
+sync or async) can batch them (see :meth:`SingleAgentEnv._info`).
 
 Opponents are any objects with ``act(view) -> int`` (see ``moon_agents.Agent``), plain
 callables ``f(view) -> int``, or agent names such as ``"greedy"`` (resolved by the agent
@@ -22,7 +28,8 @@ import gymnasium
 import numpy as np
 
 from moon_envs.core.aec import MoonAECEnv
-from moon_envs.core.game import ConfigError
+from moon_envs.core.errors import CallOrderError, ConfigError
+from moon_envs.core.info_fields import encode_info, illegal_action_fields
 from moon_envs.core.opponents import agent_from_name
 from moon_envs.core.snapshot import quote
 from moon_envs.core.view import AgentView
@@ -85,9 +92,25 @@ class SingleAgentEnv(gymnasium.Env):
             is unchanged beside it.
 
     Spaces: ``observation_space`` is the env's ``"observation"`` Box; ``action_space`` is
-    its ``Discrete``. ``info["action_mask"]`` and :meth:`action_masks` give the mask;
-    ``info["seat"]`` the learner's seat; at the end ``info["winners"]`` and
-    ``info["scores"]``.
+    its ``Discrete``.
+
+    Infos, the same keys, types and shapes at every step (``reset()`` and the last step
+    included), so that Gymnasium's vector envs can stack them:
+
+    * ``action_mask``: bool ``(num_actions,)``, as :meth:`action_masks` (all True once
+      the game is over);
+    * ``seat``: int, the learner's seat;
+    * ``won``: bool, whether the learner is among the winners (False until the end);
+    * ``winners``: bool ``(num_players,)``, True for each winning seat (all False until
+      the end);
+    * ``scores``: float64 ``(num_players,)``, the final scores (0 until the end: a
+      game's scores in play may rest on what a seat does not see);
+    * the game's own infos for the learner's seat in numeric form, one ``int64`` array
+      per field (``Game.info_fields()``, encoded by :mod:`moon_envs.core.info_fields`:
+      Star Master's ``last_flip_seat``, Moonstar's ``round_report_bid``, ...), and, with
+      ``illegal_action="penalize"``, ``illegal_action_agent`` (the offender's seat) and
+      ``illegal_action_action``, -1 until an illegal action ends the game. The env's own
+      infos, text included, stay at ``env.aec.infos``.
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
@@ -133,6 +156,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = 0
         self._learner = agent0
         self._seat_opponents: dict[str, Any] = {}
+        self._info_fields = self.aec.game.info_fields()
+        if self.aec.illegal_action == "penalize":
+            self._info_fields += illegal_action_fields(self.aec.possible_agents)
+        self._last_action = -1  # the last player action applied, for tracked info fields
 
     # ---- pool -------------------------------------------------------------------------------
     def set_opponents(self, opponents: Sequence[Any]) -> None:
@@ -151,6 +178,7 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         while True:
+            self._last_action = -1
             # every episode's chance events are drawn from the wrapper's own seeded stream
             self.aec.reset(seed=int(self.np_random.integers(2**31 - 1)))
             n = len(self.aec.possible_agents)
@@ -180,7 +208,7 @@ class SingleAgentEnv(gymnasium.Env):
         aec = self.aec
         if aec.agent_selection != self._learner or aec.terminations.get(self._learner, True):
             raise RuntimeError("step() called after the episode ended; call reset()")
-        aec.step(action)  # the env checks it: np.array(0.7) is refused, not floored
+        self._apply(action)  # the env checks it: np.array(0.7) is refused, not floored
         self._play_opponents()
         reward = float(aec._cumulative_rewards[self._learner])
         aec._cumulative_rewards[self._learner] = 0.0
@@ -199,7 +227,14 @@ class SingleAgentEnv(gymnasium.Env):
             opp = self._seat_opponents[agent]
             view = aec.agent_view(agent)
             action = opp.act(view) if hasattr(opp, "act") else opp(view)
-            aec.step(int(action))
+            self._apply(int(action))
+
+    def _apply(self, action: Any) -> None:
+        """Step the AEC env, remembering the action unless it was refused as illegal."""
+        mover = self.aec.agent_selection
+        self.aec.step(action)
+        if "illegal_action" not in self.aec.infos.get(mover, {}):
+            self._last_action = int(action)
 
     def _score_margin(self) -> float:
         """The learner's score minus the best other seat's score (0 with one seat)."""
@@ -213,21 +248,38 @@ class SingleAgentEnv(gymnasium.Env):
         return self.aec.game_state.observation(self.seat)
 
     def _info(self) -> dict[str, Any]:
+        """The learner's info: fixed keys, types and shapes (see the class docstring)."""
         state = self.aec.game_state
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
-        info.update(self.aec.infos.get(self._learner, {}))
+        n = len(self.aec.possible_agents)
+        winners = np.zeros(n, dtype=bool)
+        scores = np.zeros(n)
         if state.is_terminal():
-            info["winners"] = state.winners()
-            info["scores"] = state.scores().tolist()
-            info["won"] = self.seat in info["winners"]
+            winners[list(state.winners())] = True
+            scores[:] = state.scores()
+        info: dict[str, Any] = {
+            "action_mask": self.action_masks(),
+            "seat": int(self.seat),
+            "won": bool(winners[self.seat]),
+            "winners": winners,
+            "scores": scores,
+        }
+        raw = self.aec.infos.get(self._learner, {})
+        name = self.aec.metadata.get("name", type(self.aec).__name__)
+        info.update(encode_info(self._info_fields, raw, self._last_action, name))
         return info
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (all False once the game is over)."""
+        """Boolean mask of the learner's legal actions; all True once the game is over
+        (the JAX twins' convention), so masked sampling always has an action to pick.
+
+        Raises :class:`~moon_envs.core.errors.CallOrderError` before ``reset()``.
+        """
         state = self.aec.game_state
+        if state is None:
+            raise CallOrderError("reset() needs to be called before action_masks().")
         if state.current_player() == self.seat:
             return state.legal_actions_mask().astype(bool)
-        return np.zeros(self.action_space.n, dtype=bool)
+        return np.ones(self.action_space.n, dtype=bool)
 
     def render(self):
         return self.aec.render()

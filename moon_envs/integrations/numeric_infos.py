@@ -19,7 +19,8 @@ its infos are exactly that::
 The wrapped env's own infos, text included, stay at ``env.unwrapped.infos``; the default
 ``moon_envs.make`` is unchanged.
 
-The conversion, field by field (:data:`LAYOUTS` per environment id):
+The conversion, field by field, is :mod:`moon_envs.core.info_fields`'s, with the fields
+each game declares (``Game.info_fields()``):
 
 * every value is an ``int64`` numpy array, a scalar (shape ``()``) or one entry per seat
   (shape ``(num_players,)``), present from ``reset()`` on;
@@ -42,105 +43,14 @@ Jupiter's infos are empty, and stay so. An info field with no entry in the layou
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from moon_envs.core.aec import MoonAECEnv
-from moon_envs.core.game import ConfigError, Game
-from moon_envs.moon_harvesters.constants import ALL_PHASES
-from moon_envs.star_master.phases import NOT_CHOSEN
-
-_BIG = np.iinfo(np.int64).max
-
-
-@dataclass(frozen=True)
-class Field:
-    """One numeric info entry, read from ``path`` of the raw info.
-
-    Attributes:
-        path: the keys leading to the raw value (``("last_flip", "seat")``).
-        size: ``None`` for a scalar, else the length of a per-seat vector.
-        missing: the value (every entry of it) while the raw info has nothing there.
-        codes: for a word, the words in index order.
-        seat_set: the raw value is a list of seats, shown as 0 / 1 per seat.
-    """
-
-    path: tuple[str, ...]
-    size: int | None = None
-    missing: int = -1
-    codes: tuple[str, ...] | None = None
-    seat_set: bool = False
-
-    @property
-    def key(self) -> str:
-        return "_".join(self.path)
-
-    @property
-    def space(self) -> spaces.Box:
-        shape = () if self.size is None else (self.size,)
-        return spaces.Box(-_BIG - 1, _BIG, shape=shape, dtype=np.int64)
-
-    def encode(self, value: Any) -> np.ndarray:
-        """The raw ``value`` (``None`` when absent) as this field's array."""
-        shape = () if self.size is None else (self.size,)
-        if value is None or (self.codes is not None and value == ""):
-            return np.full(shape, self.missing, dtype=np.int64)
-        if self.codes is not None:
-            if value not in self.codes:
-                raise ValueError(f"info field {self.key}={value!r}; known values: {self.codes}")
-            return np.array(self.codes.index(value), dtype=np.int64)
-        if self.seat_set:
-            out = np.zeros(shape, dtype=np.int64)
-            out[list(value)] = 1
-            return out
-        out = np.asarray(value, dtype=np.int64)
-        if out.shape != shape:
-            raise ValueError(f"info field {self.key} has shape {out.shape}; expected {shape}")
-        return out
-
-
-def _star_master(game: Game) -> list[Field]:
-    n = game.spec.num_players
-    flip = [Field(("last_flip", k)) for k in ("seat", "slot", "colour", "found")]
-    scalars = [Field((k,)) for k in ("turn", "roller", "white", "black_star")]
-    return [*scalars, *flip, Field(("last_race",), n, NOT_CHOSEN)]
-
-
-def _moonstar(game: Game) -> list[Field]:
-    n = game.spec.num_players
-    scalars = ("round", "organizer", "no_bid", "bidder", "bid", "achieved", "made", "best_total")
-    return [
-        *(Field(("round_report", k)) for k in (*scalars, "regret", "rules")),
-        Field(("round_report", "challengers"), n, 0, seat_set=True),
-        Field(("round_report", "side_bets"), n, 0),
-        Field(("round_report", "score_changes"), n, 0),
-    ]
-
-
-def _moon_harvesters(game: Game) -> list[Field]:
-    return [Field(("phase",), codes=ALL_PHASES), Field(("last_action",))]
-
-
-def _moonwakers(game: Game) -> list[Field]:
-    return [Field(("round",)), Field(("points",), game.spec.num_players, 0)]
-
-
-LAYOUTS: dict[str, Callable[[Game], list[Field]]] = {
-    "jupiter_v0": lambda game: [],
-    "moonstar_v1": _moonstar,
-    "moon_harvesters_v0": _moon_harvesters,
-    "star_master_v0": _star_master,
-    "moonwakers_v1": _moonwakers,
-}
-"""Environment id -> the numeric fields of its infos, given the game (its seat count)."""
-
-_TRACKED = {("moon_harvesters_v0", "last_action")}
-"""Text fields shown as the index of the last action the wrapper applied."""
+from moon_envs.core.errors import ConfigError
+from moon_envs.core.info_fields import encode_info, illegal_action_fields, info_space
 
 
 class NumericInfosWrapper(BaseWrapper):
@@ -156,18 +66,11 @@ class NumericInfosWrapper(BaseWrapper):
                 f"numeric_infos wraps a moon-envs AEC env, got {type(base).__name__}; build "
                 "one with moon_envs.make(env_id, ...)"
             )
-        name = base.metadata["name"]
-        if name not in LAYOUTS:
-            raise ConfigError(f"numeric_infos has no layout for {name}; known: {sorted(LAYOUTS)}")
-        self._name = name
-        self._fields = LAYOUTS[name](base.game)
+        self._name = base.metadata["name"]
+        self._fields = base.game.info_fields()
         if base.illegal_action == "penalize":
-            self._fields += [
-                Field(("illegal_action", "agent"), codes=tuple(base.possible_agents)),
-                Field(("illegal_action", "action")),
-            ]
-        self._paths = {f.path[:i] for f in self._fields for i in range(1, len(f.path) + 1)}
-        space = spaces.Dict({f.key: f.space for f in self._fields})
+            self._fields += illegal_action_fields(base.possible_agents)
+        space = info_space(self._fields)
         self.info_spaces = {a: space for a in base.possible_agents}
         self._last_action = -1
 
@@ -199,32 +102,9 @@ class NumericInfosWrapper(BaseWrapper):
     def _convert(self) -> None:
         self.infos = {a: self.numeric(info) for a, info in self.env.unwrapped.infos.items()}
 
-    def numeric(self, info: dict[str, Any]) -> dict[str, np.ndarray]:
+    def numeric(self, info: dict[str, Any]) -> dict[str, Any]:
         """One agent's raw ``info`` as its numeric info."""
-        unknown = [".".join(p) for p in _paths(info) if p not in self._paths]
-        if unknown:
-            known = sorted(f.key for f in self._fields)
-            raise ValueError(
-                f"info field(s) {unknown} of {self._name} have no numeric form; known: {known}"
-            )
-        out = {}
-        for f in self._fields:
-            if (self._name, f.key) in _TRACKED:
-                out[f.key] = np.array(self._last_action, dtype=np.int64)
-                continue
-            value = info.get(f.path[0])
-            for k in f.path[1:]:
-                value = None if value is None else value.get(k)
-            out[f.key] = f.encode(value)
-        return out
-
-
-def _paths(info: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    """The paths of the values in a (nested) raw info."""
-    out = []
-    for k, v in info.items():
-        out += _paths(v, (*prefix, k)) if isinstance(v, dict) else [(*prefix, k)]
-    return out
+        return encode_info(self._fields, info, self._last_action, self._name)
 
 
 def numeric_infos(env: Any) -> NumericInfosWrapper:

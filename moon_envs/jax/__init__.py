@@ -37,7 +37,7 @@ from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 from moon_envs.jax.env import JaxEnv, check_env_params
 from moon_envs.jax.state import State
-from moon_envs.registry import list_envs
+from moon_envs.registry import list_envs as all_env_ids
 from moon_envs.registry import make as make_python_env
 
 # environment id -> "module:class" of its twin
@@ -58,6 +58,13 @@ def list_twins() -> list[str]:
     return sorted(_TWINS)
 
 
+def list_envs() -> list[str]:
+    """The ids :func:`make` accepts, sorted: those with a JAX twin, as :func:`list_twins`
+    (like ``pgx.available_envs()``). Every Python environment's id is in
+    :func:`moon_envs.list_envs`."""
+    return list_twins()
+
+
 def make(env_id: str, **params: Any) -> JaxEnv:
     """The JAX twin of ``env_id`` with ``params``: the same ids and parameters as
     :func:`moon_envs.make`, except that ``render_mode`` and ``render_seat`` must be unset
@@ -72,7 +79,7 @@ def make(env_id: str, **params: Any) -> JaxEnv:
             )
         raise ConfigError(
             f"unknown environment id {quote(env_id)}; ids with a JAX twin: {list_twins()} "
-            f"(all ids: {list_envs()})"
+            f"(all ids: {all_env_ids()})"
         )
     env_params = {k: params.pop(k) for k in list(params) if k in ENV_PARAMS}
     reward_mode = check_env_params(env_id, env_params)
@@ -82,4 +89,4 @@ def make(env_id: str, **params: Any) -> JaxEnv:
     return twin_class(env_id, game, reward_mode)
 
 
-__all__ = ["JaxEnv", "State", "list_twins", "make"]
+__all__ = ["JaxEnv", "State", "list_envs", "list_twins", "make"]

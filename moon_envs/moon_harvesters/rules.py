@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
+from moon_envs.core.info_fields import Field
 from moon_envs.moon_harvesters.config import (
     GRID_BY_PLAYERS,
     SHORT_DEPOSIT_RULES,
@@ -142,6 +143,11 @@ class HarvestersGame(Game):
         }
         self.phase_onehot[OVER] = array.array("f", [0.0] * len(PHASES))
         self._eye_kind = np.eye(k + 1, dtype=np.float32)[:, :k]
+
+    def info_fields(self) -> list[Field]:
+        """The phase (its index in ``ALL_PHASES``) and the last action (the sentence as the
+        action's id)."""
+        return [Field(("phase",), codes=ALL_PHASES), Field(("last_action",), tracked=True)]
 
     def _make_spec(self) -> GameSpec:
         cfg = self.config

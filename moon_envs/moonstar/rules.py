@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from moon_envs.core.info_fields import Field
+
 from moon_envs.moonstar.constants import (
     CHALLENGE_STAKE,
     DIRECTION_NAMES,
@@ -52,6 +54,17 @@ class MoonstarGame(MoonstarLayout):
 
     def __init__(self, config: MoonstarConfig | None = None, **params: Any) -> None:
         super().__init__(config, **params)
+
+    def info_fields(self) -> list[Field]:
+        """The last round's report (-1, or 0 per seat, before the first round ends)."""
+        n = self.spec.num_players
+        scalars = ("round", "organizer", "no_bid", "bidder", "bid", "achieved", "made")
+        return [
+            *(Field(("round_report", k)) for k in (*scalars, "best_total", "regret", "rules")),
+            Field(("round_report", "challengers"), n, 0, seat_set=True),
+            Field(("round_report", "side_bets"), n, 0),
+            Field(("round_report", "score_changes"), n, 0),
+        ]
 
 
 __all__ = [

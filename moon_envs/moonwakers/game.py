@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
+from moon_envs.core.info_fields import Field
 from moon_envs.moonwakers import (  # noqa: F401 (the phase modules register their handlers)
     accidents,
     acquisition,
@@ -72,6 +73,10 @@ class MoonwakersGame(Game):
 
     config_class = MoonwakersConfig
     state_class = MoonwakersState
+
+    def info_fields(self) -> list[Field]:
+        """The round and every seat's points."""
+        return [Field(("round",)), Field(("points",), self.spec.num_players, 0)]
 
     def _make_spec(self) -> GameSpec:
         self.cards = load_cards(self.config.cards)

@@ -25,6 +25,7 @@ from array import array
 import numpy as np
 
 from moon_envs.core.game import Game, GameSpec
+from moon_envs.core.info_fields import Field
 from moon_envs.star_master.config import (
     DECAY_SEEDS,
     NUM_COLOURS,
@@ -56,6 +57,13 @@ class StarMasterGame(Game):
 
     config_class = StarMasterConfig
     state_class = StarMasterState
+
+    def info_fields(self) -> list[Field]:
+        """The turn, roller, the white and black stars' places, the last flip (-1 before
+        one) and the last race's revealed choices (``NOT_CHOSEN`` before one)."""
+        scalars = [Field((k,)) for k in ("turn", "roller", "white", "black_star")]
+        flip = [Field(("last_flip", k)) for k in ("seat", "slot", "colour", "found")]
+        return [*scalars, *flip, Field(("last_race",), self.spec.num_players, NOT_CHOSEN)]
 
     def _make_spec(self) -> GameSpec:
         c = self.config

@@ -169,3 +169,20 @@ def test_ladder_command(tmp_path: Path) -> None:
     ):
         assert main(["ladder", "jupiter_v0", "--out", str(tmp_path), *bad], stdout=out) == 2
     assert main(["ladder", "nope_v0"], stdout=out) == 2
+
+
+def test_ladder_command_without_matplotlib_says_it_skipped_the_plot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    out = io.StringIO()
+    argv = ["ladder", "jupiter_v0", "--games", "2", "--out", str(tmp_path), "--no-progress"]
+    code = main([*argv, "--only", "random", "greedy"], stdout=out)
+    assert code == 0, out.getvalue()
+    text = out.getvalue()
+    assert f"wrote {tmp_path}/ladder.md, ladder.json, games.csv\n" in text
+    assert "skipped ladder.png: matplotlib cannot be imported" in text
+    assert "moon-envs[train]" in text and not (tmp_path / "ladder.png").exists()

@@ -40,7 +40,7 @@ def test_margin_shaping_adds_k_times_each_change_of_the_score_margin(env_id: str
             _, r_shaped, done2, _, info2 = shaped.step(action)
             assert done == done2
             if done:
-                assert info["scores"] == info2["scores"]
+                np.testing.assert_array_equal(info["scores"], info2["scores"])
             after = margin(shaped)
             assert r_shaped - r_plain == pytest.approx(k * (after - before), abs=1e-9)
             total += r_shaped - r_plain

@@ -58,6 +58,8 @@ class LadderResult:
     elo: dict[str, float] = field(default_factory=dict)
     ms_per_move: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # env parameters set for trained agents
+    written: list[str] = field(default_factory=list)  # the files the last save() wrote
+    skipped: dict[str, str] = field(default_factory=dict)  # a file save() left out -> why
 
     @classmethod
     def build(
@@ -212,7 +214,8 @@ class LadderResult:
     # ---- files ---------------------------------------------------------------------------
     def save(self, out_dir: str | Path, plot: bool = True) -> Path:
         """Write ladder.md, ladder.json, games.csv and (if ``plot`` and matplotlib is
-        installed) ladder.png into ``out_dir``."""
+        installed) ladder.png into ``out_dir``. :attr:`written` then names the files
+        written, :attr:`skipped` the one left out and why (matplotlib missing)."""
         import json
 
         out = Path(out_dir)
@@ -226,11 +229,17 @@ class LadderResult:
             w.writerow(["pairing", *GAME_COLUMNS])
             for (a, b), records in self.games.items():
                 w.writerows([f"{a} vs {b}", *game_columns(g)] for g in records)
+        self.written = ["ladder.md", "ladder.json", "games.csv"]
+        self.skipped = {}
         if plot:
             try:
                 self.plot(out / "ladder.png")
-            except ImportError:
-                pass  # matplotlib is optional (pip install "moon-envs[train]")
+                self.written.append("ladder.png")
+            except ImportError as exc:  # matplotlib is optional
+                self.skipped["ladder.png"] = (
+                    f"matplotlib cannot be imported ({exc}); "
+                    'pip install "moon-envs[train]" to draw the plot'
+                )
         return out
 
     def plot(self, path: str | Path) -> None:
