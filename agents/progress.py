@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CountBar", "add_progress_flag", "progress_bar", "resolve"]
+__all__ = ["CountBar", "add_progress_flag", "advance", "progress_bar", "resolve"]
 
 
 def add_progress_flag(parser: argparse.ArgumentParser, default: str = "on a terminal") -> None:
@@ -68,6 +68,15 @@ def progress_bar(show: bool | None, *, total: int | None, desc: str, unit: str) 
         bar.close()
         return None
     return bar
+
+
+def advance(bar: Any, done: int) -> None:
+    """Move ``bar`` to ``done`` units. A trainer works in whole iterations, so a run can
+    end past its budget: the total then grows to ``done``. (tqdm drops a total that the
+    count has passed, and with it the percentage and the ETA.)"""
+    if bar.total is not None and done > bar.total:
+        bar.total = done
+    bar.update(done - bar.n)
 
 
 class CountBar:

@@ -162,3 +162,17 @@ def test_the_jax_trainers_count_decisions(capsys: pytest.CaptureFixture) -> None
     bar.close()
     err = capsys.readouterr().err
     assert "az_seed0" in err and "64/128" in err and "decision" in err
+
+
+def test_a_run_past_its_budget_keeps_the_bars_total() -> None:
+    """Trainers work in whole iterations: a run ending at 1,500 of 1,000 steps shows
+    1500/1500 at 100%, not a bare count with the total and ETA dropped."""
+    tqdm = pytest.importorskip("tqdm").tqdm
+    from moon_agents.progress import advance
+
+    bar = tqdm(total=1000, file=io.StringIO(), disable=False)
+    advance(bar, 400)
+    assert "400/1000" in str(bar)
+    advance(bar, 1500)
+    assert "1500/1500" in str(bar) and "100%" in str(bar)
+    bar.close()

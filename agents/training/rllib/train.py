@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from moon_agents.progress import progress_bar, resolve
+from moon_agents.progress import advance, progress_bar, resolve
 from moon_agents.training.config import save_config
 from moon_agents.training.run_folder import (
     TrainResult,
@@ -310,10 +310,9 @@ def train_rllib(config: Any, progress: bool | None = None) -> TrainResult:
     try:
         run.evaluate()  # the untrained baseline: row 0 of the learning curve
         while run.timesteps < budget:
-            before = run.timesteps
             run.absorb(algo.train())
             if pbar is not None:
-                pbar.update(run.timesteps - before)
+                advance(pbar, run.timesteps)
             t = run.timesteps
             if t >= due["snap"]:
                 run.snapshot()
