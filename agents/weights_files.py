@@ -67,7 +67,7 @@ def parameter_cap(inputs: int, outputs: int, mlps: int = 1) -> int:
     """Most parameters a network of ``mlps`` MLPs (a policy's actor and critic: 2) may have
     for an env of ``inputs`` observation values and ``outputs`` actions: each MLP's input
     and output layers at :data:`MAX_HIDDEN_WIDTH`, plus :data:`HIDDEN_PARAMETERS` between
-    its hidden layers. A [256, 256] network needs 1-3% of it; a [4096, 4096] one is refused."""
+    its hidden layers. A [256, 256] network needs 1-4% of it; a [4096, 4096] one is refused."""
     return mlps * ((inputs + outputs + 2) * MAX_HIDDEN_WIDTH + HIDDEN_PARAMETERS)
 
 
