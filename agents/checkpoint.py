@@ -28,8 +28,12 @@ from typing import Any
 import numpy as np
 
 from moon_agents.weights_files import (
+    MAX_HIDDEN_LAYERS,
+    MAX_HIDDEN_WIDTH,
     check_torch_archive,
     open_zip,
+    parameter_cap,
+    parse_json,
     read_member,
     strip_ansi,
     weights_limit,
@@ -47,6 +51,10 @@ MAX_LAYERS = 32
 MAX_WIDTH = 1 << 16
 MAX_INPUTS = 1 << 20
 MAX_PARAMETERS = 50_000_000
+"""Most parameters of any policy, whatever its env; a policy zip also keeps to
+:func:`~moon_agents.weights_files.parameter_cap` of its observation size and actions, and
+to :data:`~moon_agents.weights_files.MAX_HIDDEN_LAYERS` hidden layers of at most
+:data:`~moon_agents.weights_files.MAX_HIDDEN_WIDTH`."""
 ACTIVATIONS = ("tanh", "relu", "elu", "leaky_relu", "gelu", "silu")
 _TORCH_ACTIVATIONS = {
     "tanh": "Tanh",
@@ -155,6 +163,23 @@ def _bound(values: np.ndarray) -> float | list[float]:
 # ---- loading ----------------------------------------------------------------------------------
 
 
+def read_description(path: str | Path) -> dict[str, Any]:
+    """The checked JSON description of checkpoint ``path`` (its architecture and spaces),
+    read without torch and without reading the weights: callers compare it with the env
+    before :func:`load_policy` builds anything."""
+    p = checkpoint_path(path)
+    zf = open_zip(p, str(p), "a checkpoint zip")
+    try:
+        with zf:
+            if SIDECAR not in set(zf.namelist()):
+                raise ConfigError(f"{p}: no {SIDECAR} entry, so the policy cannot be loaded")
+            return _checked(_read_json(zf, p), str(p))
+    except (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
+        raise ConfigError(
+            f"{p}: not a checkpoint zip ({quote(strip_ansi(str(exc)), 120)})"
+        ) from None
+
+
 def load_policy(path: str | Path) -> Any:
     """The policy of a checkpoint written by :func:`save_checkpoint`, without unpickling.
 
@@ -218,10 +243,7 @@ def _reason(exc: Exception) -> str:
 
 def _read_json(zf: zipfile.ZipFile, p: Path) -> dict[str, Any]:
     raw = read_member(zf, SIDECAR, MAX_JSON_BYTES, str(p), "a policy description has")
-    try:
-        meta = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ConfigError(f"{p}: {SIDECAR} is not valid UTF-8 JSON") from None
+    meta = parse_json(raw, f"{p}: {SIDECAR}")
     if not isinstance(meta, dict):
         raise ConfigError(f"{p}: {SIDECAR} must hold a JSON object")
     return meta
@@ -250,6 +272,7 @@ def build_policy(meta: dict[str, Any], where: str = "checkpoint") -> Any:
             net_arch=m["net_arch"],
             activation_fn=getattr(torch.nn, _TORCH_ACTIVATIONS[m["activation"]]),
             share_features_extractor=m["share_features_extractor"],
+            ortho_init=False,  # the weights are loaded over it: sb3's QR init is wasted time
         )
     return policy.to("cpu")
 
@@ -292,18 +315,21 @@ def _checked(meta: dict[str, Any], where: str) -> dict[str, Any]:
     arch = meta["net_arch"]
     parts = list(arch.values()) if isinstance(arch, dict) else [arch]
     layers_ok = all(
-        isinstance(x, list) and len(x) <= MAX_LAYERS and _ints(x, 1, MAX_WIDTH) for x in parts
+        isinstance(x, list) and len(x) <= MAX_HIDDEN_LAYERS and _ints(x, 1, MAX_HIDDEN_WIDTH)
+        for x in parts
     )
     if (isinstance(arch, dict) and set(arch) != {"pi", "vf"}) or not layers_ok:
         raise ConfigError(
             f"{where}: net_arch={quote(arch)} must be a list of layer sizes or "
-            f"{{'pi': [...], 'vf': [...]}} (at most {MAX_LAYERS} layers of 1..{MAX_WIDTH})"
+            f"{{'pi': [...], 'vf': [...]}} (at most {MAX_HIDDEN_LAYERS} layers of "
+            f"1..{MAX_HIDDEN_WIDTH})"
         )
     n_params = _parameter_count(size, arch, meta["num_actions"])
-    if n_params > MAX_PARAMETERS:
+    cap = min(MAX_PARAMETERS, parameter_cap(size, meta["num_actions"], mlps=2))
+    if n_params > cap:
         raise ConfigError(
-            f"{where}: the described network has {n_params} parameters; "
-            f"allowed: at most {MAX_PARAMETERS}"
+            f"{where}: net_arch={quote(arch)} makes {n_params:,} parameters; allowed: at "
+            f"most {cap:,} for {size} inputs and {meta['num_actions']} actions"
         )
     if meta["activation"] not in ACTIVATIONS:
         raise ConfigError(

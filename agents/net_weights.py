@@ -12,13 +12,23 @@ array per parameter. The description is plain JSON::
      "training": {...}}                        # free-form facts about the run
 
 :func:`save_net` writes one (atomically, through a temporary file), :func:`load_net`
-reads one in bounded time and memory, with numpy alone and without unpickling: the
-description is read first (at most :data:`MAX_DESCRIPTION_BYTES`), the architecture it
-names fixes every array's name, shape and size, and each array is read with
-``allow_pickle=False``, capped at its known size (a zip bomb is cut off at the cap).
+reads one in bounded time and memory, with numpy alone and without unpickling:
+
+1. the description (at most :data:`MAX_DESCRIPTION_BYTES`, nested at most
+   :data:`~moon_agents.weights_files.MAX_JSON_DEPTH` levels) is read and checked: its
+   ``observation_size`` and ``num_actions`` must be those of the env it names (built
+   from ``env_id`` and ``game_config``), its hidden layers at most
+   :data:`~moon_agents.weights_files.MAX_HIDDEN_LAYERS` of at most
+   :data:`~moon_agents.weights_files.MAX_HIDDEN_WIDTH`, its parameters at most
+   :func:`~moon_agents.weights_files.parameter_cap` of that env;
+2. the architecture fixes every array's name, dtype and shape; each ``.npy`` header is
+   read (numpy's header readers, no data) and checked against it, all of them before any
+   array's data is read;
+3. each array's data is read, capped at its known size (a zip bomb is cut off there).
+
 Anything else (unknown or missing arrays, another dtype or shape, NaN weights, an
 oversized network) is refused with a :class:`~moon_envs.core.game.ConfigError` naming
-the file and the field.
+the file, the field or array and what was expected.
 """
 
 from __future__ import annotations
@@ -30,12 +40,21 @@ import math
 import os
 import tempfile
 import zipfile
+import zlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from moon_agents.weights_files import open_zip, read_member
+from moon_agents.weights_files import (
+    MAX_HIDDEN_LAYERS,
+    MAX_HIDDEN_WIDTH,
+    open_zip,
+    parameter_cap,
+    parse_json,
+    read_member,
+)
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -43,13 +62,15 @@ FORMAT = "moon-envs-net"
 VERSION = 1
 DESCRIPTION = "description.json"
 MAX_DESCRIPTION_BYTES = 1 << 16
-MAX_LAYERS = 16
-MAX_WIDTH = 1 << 14
+MAX_LAYERS = MAX_HIDDEN_LAYERS
+MAX_WIDTH = MAX_HIDDEN_WIDTH
 MAX_INPUTS = 1 << 16
 MAX_ACTIONS = 1 << 16
 MAX_PARAMETERS = 50_000_000
-NPY_HEADER_BYTES = 256
-"""Room for a ``.npy`` header beside an array's raw float32 data."""
+"""Most parameters of any network file, whatever its env (see also :func:`parameter_cap`)."""
+MAX_NPY_HEADER = 1024
+"""Longest ``.npy`` header read (numpy writes 128 bytes for these arrays)."""
+_FLOAT32 = np.dtype("<f4")
 ACTIVATIONS = ("relu", "tanh", "gelu", "silu")
 ALGORITHMS = ("alphazero", "jax_ppo")
 
@@ -93,8 +114,14 @@ def save_net(path: str | Path, arrays: dict[str, np.ndarray], description: dict[
     return path
 
 
-def load_net(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The arrays and description of the weight file ``path`` (see the module docstring)."""
+def load_net(
+    path: str | Path, expect: Mapping[str, Any] | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and description of the weight file ``path`` (see the module docstring).
+
+    ``expect`` maps description fields (``env_id``, ``observation_size``, ``hidden``...)
+    to the values the caller needs; a file with others is refused, naming the field,
+    before any array is read."""
     p = Path(path)
     where = f"weights file {quote(str(path))}"
     if p.is_dir() or (p.exists() and not p.is_file()):
@@ -102,37 +129,114 @@ def load_net(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     if not p.is_file():
         raise ConfigError(f"{where} does not exist")
     with open_zip(p, where, "a weights file (.npz)") as zf:
-        names = set(zf.namelist())
-        if DESCRIPTION not in names:
-            raise ConfigError(f"{where}: no {DESCRIPTION}; this is not a moon-envs network file")
-        raw = read_member(zf, DESCRIPTION, MAX_DESCRIPTION_BYTES, where, "a description needs")
         try:
-            description = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ConfigError(f"{where}: {DESCRIPTION} is not JSON ({exc})") from None
-        shapes = check_description(description, where)
-        expected = {f"{k}.npy" for k in shapes} | {DESCRIPTION}
-        if names != expected:
-            extra, missing = sorted(names - expected)[:5], sorted(expected - names)[:5]
+            return _load(zf, where, expect or {})
+        except (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
+            raise ConfigError(f"{where}: not a readable .npz ({quote(str(exc), 120)})") from None
+
+
+def _load(
+    zf: zipfile.ZipFile, where: str, expect: Mapping[str, Any]
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    names = set(zf.namelist())
+    if DESCRIPTION not in names:
+        raise ConfigError(f"{where}: no {DESCRIPTION}; this is not a moon-envs network file")
+    raw = read_member(zf, DESCRIPTION, MAX_DESCRIPTION_BYTES, where, "a description needs")
+    description = parse_json(raw, f"{where}: {DESCRIPTION}")
+    shapes = check_description(description, where)
+    for field, value in expect.items():
+        if description.get(field) != value:
             raise ConfigError(
-                f"{where}: its arrays do not match the architecture it describes "
-                f"(unexpected: {extra}, missing: {missing})"
+                f"{where} has {field}={quote(description.get(field))}, expected "
+                f"{field}={quote(value)}; allowed: a network file written for that"
             )
-        arrays = {k: _read_array(zf, k, shape, where) for k, shape in shapes.items()}
+    check_env_sizes(description, where)
+    expected = {f"{k}.npy" for k in shapes} | {DESCRIPTION}
+    if names != expected:
+        extra, missing = sorted(names - expected)[:5], sorted(expected - names)[:5]
+        raise ConfigError(
+            f"{where}: its arrays do not match the architecture it describes "
+            f"(unexpected: {extra}, missing: {missing})"
+        )
+    for name, shape in shapes.items():  # every header, before any array's data
+        with zf.open(f"{name}.npy") as f:
+            _read_header(f, name, shape, where)
+    arrays = {k: _read_array(zf, k, shape, where) for k, shape in shapes.items()}
     return arrays, description
 
 
-def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple, where: str) -> np.ndarray:
-    limit = 4 * math.prod(shape) + NPY_HEADER_BYTES
-    data = read_member(zf, f"{name}.npy", limit, where, f"array {name} of shape {shape} needs")
-    try:
-        arr = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
-        raise ConfigError(f"{where}: array {name} is not a .npy array ({exc})") from None
-    if arr.dtype != np.float32 or arr.shape != shape:
+def check_env_sizes(description: dict[str, Any], where: str) -> None:
+    """Refuse a checked description whose ``observation_size`` or ``num_actions`` are not
+    those of the env it names (``env_id`` built with ``game_config``)."""
+    import moon_envs
+
+    env_id = description["env_id"]
+    if env_id not in moon_envs.list_envs():
         raise ConfigError(
-            f"{where}: array {name} is {arr.dtype}{list(arr.shape)}; expected float32{list(shape)}"
+            f"{where}: description field 'env_id' is {quote(env_id)}; allowed: "
+            f"{moon_envs.list_envs()}"
         )
+    try:
+        env = moon_envs.make(env_id, **description["game_config"])
+    except (ValueError, TypeError) as exc:  # ConfigError is a ValueError
+        raise ConfigError(
+            f"{where}: description field 'game_config': {quote(str(exc), 200)}"
+        ) from None
+    spec = env.game.spec
+    env.close()
+    for field, value in (
+        ("observation_size", math.prod(spec.observation_shape)),
+        ("num_actions", spec.num_actions),
+    ):
+        if description[field] != value:
+            raise ConfigError(
+                f"{where}: description field {field!r} is {description[field]}, but "
+                f"{env_id} with its game_config has {value}; allowed: {value}"
+            )
+
+
+def _read_header(f: Any, name: str, shape: tuple, where: str) -> None:
+    """Read and check the ``.npy`` header of array ``name`` from ``f`` (no data)."""
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(f)
+        reader = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}
+        if version not in reader:
+            raise ValueError(f"format version {version}; allowed: 1.0 or 2.0")
+        got, fortran, dtype = reader[version](f, max_header_size=MAX_NPY_HEADER)
+    except (ValueError, SyntaxError, TypeError, OSError, EOFError) as exc:
+        raise ConfigError(
+            f"{where}: array {name} has no valid .npy header ({quote(str(exc), 120)})"
+        ) from None
+    if dtype != _FLOAT32 or tuple(got) != shape or fortran:
+        raise ConfigError(
+            f"{where}: array {name} declares {dtype}{list(got)}"
+            f"{' in Fortran order' if fortran else ''}; expected float32{list(shape)} "
+            f"(little-endian, C order)"
+        )
+
+
+def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple, where: str) -> np.ndarray:
+    """The data of array ``name``, whose header :func:`_read_header` has checked."""
+    nbytes = _FLOAT32.itemsize * math.prod(shape)
+    info = zf.getinfo(f"{name}.npy")
+    if info.file_size > nbytes + MAX_NPY_HEADER:
+        raise ConfigError(
+            f"{where}: {name}.npy declares {info.file_size:,} bytes; array {name} of shape "
+            f"{shape} needs at most {nbytes + MAX_NPY_HEADER:,}"
+        )
+    with zf.open(info) as f:
+        fmt = np.lib.format
+        version = fmt.read_magic(f)
+        reader = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        reader(f, max_header_size=MAX_NPY_HEADER)
+        data = f.read(nbytes + 1)  # at most one byte past the array: a bomb stops here
+    if len(data) != nbytes:
+        raise ConfigError(
+            f"{where}: array {name} holds {'more' if len(data) > nbytes else len(data)} bytes "
+            f"of data; expected float32{list(shape)} ({nbytes:,} bytes)"
+        )
+    arr = np.frombuffer(data, _FLOAT32).reshape(shape).astype(np.float32)
     if not np.isfinite(arr).all():
         raise ConfigError(f"{where}: array {name} holds NaN or infinite values")
     return arr
@@ -169,8 +273,12 @@ def check_description(d: Any, where: str) -> dict[str, tuple]:
         )
     shapes = array_shapes(obs, actions, hidden)
     total = sum(math.prod(s) for s in shapes.values())
-    if total > MAX_PARAMETERS:
-        raise ConfigError(f"{where}: {total:,} parameters; allowed: at most {MAX_PARAMETERS:,}")
+    cap = min(MAX_PARAMETERS, parameter_cap(obs, actions))
+    if total > cap:
+        raise ConfigError(
+            f"{where}: description field 'hidden' {hidden} makes {total:,} parameters; "
+            f"allowed: at most {cap:,} for {obs} inputs and {actions} actions"
+        )
     return shapes
 
 

@@ -84,17 +84,13 @@ def read_sidecar(path: str | Path) -> EnvParams:
     """The env id and parameters in sidecar ``path``, checked: a JSON object of at most
     64 KiB with ``env_id`` (a registered id) and ``params`` (parameters that env accepts),
     and optionally ``config`` (text); every problem names the file and the field."""
-    import json
-
     import moon_envs
+    from moon_agents.weights_files import parse_json
     from moon_envs.core.checks import read_file_capped
 
     where = str(path)
     raw = read_file_capped(path, MAX_SIDECAR_BYTES, "policy sidecar", "a JSON file")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ConfigError(f"{where}: not UTF-8 JSON") from None
+    data = parse_json(raw, where)
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: must hold a JSON object with env_id and params")
     unknown = sorted(set(data) - SIDECAR_FIELDS)

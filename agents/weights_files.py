@@ -12,16 +12,24 @@ parameters, so its weights have a known size. Everything here reads at most that
   sees it: at most :data:`MAX_TORCH_RECORDS` records, stored uncompressed as torch writes
   them, summing to at most the limit;
 * :func:`open_zip`: a zip with at most :data:`MAX_MEMBERS` members;
+* :func:`parse_json`: JSON text nested at most :data:`MAX_JSON_DEPTH` levels, checked
+  before ``json`` parses it (a file of 60,000 ``[`` is refused, not a ``RecursionError``);
+* :func:`parameter_cap`: the most parameters a network for an env may have, from its
+  observation size and action count (with :data:`MAX_HIDDEN_WIDTH` and
+  :data:`MAX_HIDDEN_LAYERS` for its hidden layers);
 * :func:`strip_ansi`: colour escapes removed from messages passed on from other libraries.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import zipfile
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+
+import numpy as np
 
 from moon_envs.core.game import ConfigError
 
@@ -32,7 +40,18 @@ MAX_TORCH_RECORDS = 4096
 BYTES_PER_PARAMETER = 4  # float32
 MARGIN_BYTES = 1 << 16
 """Room for torch's per-tensor records and pickle beside the raw float32 data."""
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of arrays and objects in a description or sidecar (they use 3)."""
+MAX_HIDDEN_WIDTH = 4096
+"""Widest hidden layer of a network file or policy (the JAX trainers' own limit)."""
+MAX_HIDDEN_LAYERS = 16
+"""Most hidden layers of a network file or of each MLP of a policy."""
+HIDDEN_PARAMETERS = 8_000_000
+"""Parameters allowed between hidden layers, on top of the env's own share
+(:func:`parameter_cap`)."""
 _CHUNK = 1 << 20
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+"""A JSON string, or an unterminated one to the end (matched in one pass either way)."""
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
@@ -42,6 +61,43 @@ def weights_limit(n_parameters: int) -> int:
     than the raw data)."""
     raw = BYTES_PER_PARAMETER * n_parameters
     return raw + raw // 8 + MARGIN_BYTES
+
+
+def parameter_cap(inputs: int, outputs: int, mlps: int = 1) -> int:
+    """Most parameters a network of ``mlps`` MLPs (a policy's actor and critic: 2) may have
+    for an env of ``inputs`` observation values and ``outputs`` actions: each MLP's input
+    and output layers at :data:`MAX_HIDDEN_WIDTH`, plus :data:`HIDDEN_PARAMETERS` between
+    its hidden layers. A [256, 256] network needs 1-4% of it; a [4096, 4096] one is refused."""
+    return mlps * ((inputs + outputs + 2) * MAX_HIDDEN_WIDTH + HIDDEN_PARAMETERS)
+
+
+def parse_json(raw: bytes, where: str, depth: int = MAX_JSON_DEPTH) -> Any:
+    """``raw`` parsed as UTF-8 JSON, refused with a :class:`ConfigError` naming ``where``
+    when it is not, or when it nests arrays and objects more than ``depth`` levels deep
+    (counted on the text outside strings before ``json`` sees it, so no input can exhaust
+    the parser's recursion)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: not UTF-8 JSON (a byte is not UTF-8)") from None
+    brackets = np.frombuffer(_JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS), np.uint8)
+    levels = np.cumsum(np.where((brackets == ord("[")) | (brackets == ord("{")), 1, -1))
+    if levels.size and levels.max() > depth:
+        raise ConfigError(
+            f"{where}: JSON nested more than {depth} levels deep; allowed: at most {depth}"
+        )
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{where}: not UTF-8 JSON ({quote_reason(exc)})") from None
+
+
+def quote_reason(exc: BaseException) -> str:
+    """The first 120 characters of an exception's message, without colour escapes."""
+    return strip_ansi(str(exc))[:120]
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 def strip_ansi(text: str) -> str:

@@ -1,11 +1,11 @@
-"""Time and peak memory to refuse hostile policy files (zip bombs and their kin).
+"""Time and peak memory to refuse hostile weight files (zip bombs and their kin).
 
 Each case is built in a temporary folder and loaded in a fresh Python process, which
-reports the seconds ``load_policy`` took to refuse it and how far its peak resident
-memory rose above its peak just before the call (``ru_maxrss``, after torch and sb3
-are imported). The shipped Jupiter
-policy is loaded the same way for scale. Target: every refusal within 1 s and under
-100 MB of extra memory::
+reports the seconds the loader took to refuse it (``load_policy`` for policy zips,
+``load_net`` for ``.npz`` network files) and how far its peak resident memory rose above
+its peak just before the call (``ru_maxrss``, after torch and sb3 are imported). The
+shipped Jupiter policy and network are loaded the same way for scale. Target: every
+refusal within 1 s and under 100 MB of extra memory::
 
     python -m moon_agents.benchmarks.hostile_files
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -26,13 +27,14 @@ MiB = 1 << 20
 _PROBE = """
 import json, resource, sys, time
 from moon_agents.checkpoint import load_policy
+from moon_agents.net_weights import load_net
 import torch, sb3_contrib  # imported before the baseline, as in any program that loads
 def rss():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 base = rss()
 start = time.perf_counter()
 try:
-    load_policy(sys.argv[1])
+    (load_net if sys.argv[1].endswith(".npz") else load_policy)(sys.argv[1])
     outcome = "loaded"
 except Exception as exc:
     outcome = type(exc).__name__ + ": " + str(exc)[:90]
@@ -77,19 +79,84 @@ def _big_sidecar(path: Path) -> None:
         zf.writestr(WEIGHTS, b"")
 
 
-def _shipped(path: Path) -> None:
-    from moon_agents.zoo import TRAINED_DIR
+def _shipped(name: str) -> Callable[[Path], None]:
+    def build(path: Path) -> None:
+        from moon_agents.zoo import TRAINED_DIR
 
-    path.write_bytes((TRAINED_DIR / "jupiter.zip").read_bytes())
+        path.write_bytes((TRAINED_DIR / name).read_bytes())
+
+    return build
 
 
-CASES: dict[str, Callable[[Path], None]] = {
-    "policy.pth inflating to 1 GiB": _bomb(1 << 30),
-    "policy.pth inflating to 256 MiB": _bomb(256 * MiB),
-    "torch archive with a 256 MiB deflated record": _inner_bomb,
-    "20,000 members": _many_members,
-    "sidecar JSON inflating to 512 MiB": _big_sidecar,
-    "the shipped Jupiter policy (for scale)": _shipped,
+def _policy_meta(**changes: object) -> Callable[[Path], None]:
+    """The shipped Jupiter policy with its description changed."""
+
+    def build(path: Path) -> None:
+        from moon_agents.checkpoint import SIDECAR, WEIGHTS
+        from moon_agents.zoo import TRAINED_DIR
+
+        with zipfile.ZipFile(TRAINED_DIR / "jupiter.zip") as zf:
+            meta, weights = json.loads(zf.read(SIDECAR)), zf.read(WEIGHTS)
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(SIDECAR, json.dumps({**meta, **changes}))
+            zf.writestr(WEIGHTS, weights)
+
+    return build
+
+
+def _deep_sidecar(path: Path) -> None:
+    from moon_agents.checkpoint import SIDECAR, WEIGHTS
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(SIDECAR, "[" * 60_000)
+        zf.writestr(WEIGHTS, b"")
+
+
+def _net(description: bytes | None = None, **changes: object) -> Callable[[Path], None]:
+    """The shipped Jupiter network's description (changed by ``changes``, or replaced by
+    ``description``) with ``.npy`` headers only, each declaring the shape the
+    description implies unless ``changes`` names another for ``trunk.0.weight``."""
+
+    def build(path: Path) -> None:
+        import numpy as np
+
+        from moon_agents.net_weights import DESCRIPTION, array_shapes
+        from moon_agents.zoo import TRAINED_DIR
+
+        with zipfile.ZipFile(TRAINED_DIR / "jupiter.npz") as zf:
+            d = json.loads(zf.read(DESCRIPTION))
+        header_shape = changes.get("trunk.0.weight")
+        d.update({k: v for k, v in changes.items() if k != "trunk.0.weight"})
+        shapes = array_shapes(d["observation_size"], d["num_actions"], d["hidden"])
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(DESCRIPTION, description or json.dumps(d).encode())
+            for name, shape in shapes.items():
+                shape = header_shape if name == "trunk.0.weight" and header_shape else shape
+                buf = io.BytesIO()
+                header = {"descr": "<f4", "fortran_order": False, "shape": tuple(shape)}
+                np.lib.format.write_array_header_1_0(buf, header)
+                size = math.prod(shape)
+                zf.writestr(f"{name}.npy", buf.getvalue() + bytes(4 * size * (size < 1 << 20)))
+
+    return build
+
+
+CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
+    "policy.pth inflating to 1 GiB": ("zip", _bomb(1 << 30)),
+    "policy.pth inflating to 256 MiB": ("zip", _bomb(256 * MiB)),
+    "torch archive with a 256 MiB deflated record": ("zip", _inner_bomb),
+    "20,000 members": ("zip", _many_members),
+    "sidecar JSON inflating to 512 MiB": ("zip", _big_sidecar),
+    "sidecar JSON of 60,000 '['": ("zip", _deep_sidecar),
+    "policy net_arch [4400, 4400] (45.7M params)": ("zip", _policy_meta(net_arch=[4400, 4400])),
+    "policy net_arch [3000, 3000] (19.4M params)": ("zip", _policy_meta(net_arch=[3000, 3000])),
+    "the shipped Jupiter policy (for scale)": ("zip", _shipped("jupiter.zip")),
+    "npz: header declaring 2**40 values": ("npz", _net(**{"trunk.0.weight": (2**40,)})),
+    "npz: header declaring 2**31 values": ("npz", _net(**{"trunk.0.weight": (2**31,)})),
+    "npz: description of 60,000 '['": ("npz", _net(b"[" * 60_000)),
+    "npz: observation_size 65536": ("npz", _net(observation_size=65536)),
+    "npz: hidden [4096, 4096, 4096]": ("npz", _net(hidden=[4096, 4096, 4096])),
+    "the shipped Jupiter network (for scale)": ("npz", _shipped("jupiter.npz")),
 }
 
 
@@ -98,8 +165,8 @@ def run(out: Callable[[str], None] = print) -> list[dict]:
     rows = []
     out(f"{'case':<46}{'file':>10}{'seconds':>9}{'extra MB':>10}  outcome")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, build in CASES.items():
-            path = Path(tmp) / "case.zip"
+        for name, (suffix, build) in CASES.items():
+            path = Path(tmp) / f"case.{suffix}"
             build(path)
             done = subprocess.run(
                 [sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True

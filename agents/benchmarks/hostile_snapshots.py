@@ -1,12 +1,16 @@
-"""Time and peak memory to refuse a snapshot with a huge string planted in one field.
+"""Time and peak memory to refuse a snapshot with a hostile value planted in one field.
 
 For every env a mid-game snapshot is taken; then, one field at a time, every value in it
-(every scalar, and the first element of every encoded array) is replaced by a string of
-``--mb`` million characters and handed to ``env.set_state``. The table gives, per env,
-the fields tried, how many were refused, and the slowest refusal and largest peak of
-Python memory (``tracemalloc``) over all of them. Target: under 1 s and 100 MB each::
+(every scalar, and the first element of every encoded array) is replaced by a hostile
+value and handed to ``env.set_state``: a string of ``--mb`` million characters, a numpy
+array of two strings (where a name was, numpy once answered "truth value ... is
+ambiguous"), the int ``2**100000`` (once an ``OverflowError`` or Python's digit limit)
+and a mapping of ``--keys`` keys. The table gives, per env and value, the fields tried,
+how many were refused with a ``ConfigError``, how many escaped as another exception
+(should be 0), and the slowest refusal and largest peak of Python memory
+(``tracemalloc``) over all of them. Target: under 1 s and 100 MB each::
 
-    python -m moon_agents.benchmarks.hostile_snapshots --mb 2
+    python -m moon_agents.benchmarks.hostile_snapshots --mb 2 --keys 200000
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ def attack(env: Any, value: Any) -> list[dict[str, Any]]:
             outcome = "accepted"
         except ConfigError as err:
             outcome = str(err)
+        except Exception as err:  # a bug: counted in the "escaped" column
+            outcome = f"escaped: {type(err).__name__}"
         seconds = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
@@ -96,15 +102,32 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     )
     parser.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
     parser.add_argument("--mb", type=float, default=2.0, help="million characters planted")
+    parser.add_argument("--keys", type=int, default=200_000, help="keys of the planted mapping")
     args = parser.parse_args(argv)
-    value = "a" * int(args.mb * 1_000_000)
-    out(f"{'env':<20}{'fields':>7}{'refused':>9}{'slowest s':>11}{'peak MB':>9}")
+    values = {
+        f"str of {args.mb:g}M chars": "a" * int(args.mb * 1_000_000),
+        "ndarray of 2 str": np.array(["player_0", "player_1"]),
+        "int 2**100000": 2**100_000,
+        f"dict of {args.keys:,} keys": {f"k{i}": i for i in range(args.keys)},
+    }
+    out(
+        f"{'env':<20}{'value':<22}{'fields':>7}{'refused':>9}{'escaped':>9}"
+        f"{'slowest s':>11}{'peak MB':>9}"
+    )
     for env_id in args.envs or moon_envs.list_envs():
-        rows = attack(mid_game(env_id), value)
-        refused = sum(r["outcome"] != "accepted" for r in rows)
-        slowest = max(r["seconds"] for r in rows)
-        peak = max(r["peak"] for r in rows) / 1e6
-        out(f"{env_id:<20}{len(rows):>7}{refused:>9}{slowest:>11.3f}{peak:>9.1f}")
+        env = mid_game(env_id)
+        for label, value in values.items():
+            rows = attack(env, value)
+            escaped = [r for r in rows if r["outcome"].startswith("escaped: ")]
+            refused = sum(r["outcome"] != "accepted" for r in rows) - len(escaped)
+            slowest = max(r["seconds"] for r in rows)
+            peak = max(r["peak"] for r in rows) / 1e6
+            out(
+                f"{env_id:<20}{label:<22}{len(rows):>7}{refused:>9}{len(escaped):>9}"
+                f"{slowest:>11.3f}{peak:>9.1f}"
+            )
+            for r in escaped[:3]:
+                out(f"    escaped at {'/'.join(map(str, r['path']))}: {r['outcome'][9:]}")
     return 0
 
 

@@ -11,17 +11,23 @@ built before the env changes, so on any error the env is left exactly as it was.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from typing import Any, ClassVar
+
+import numpy as np
 
 from moon_envs.core.errors import ConfigError
 from moon_envs.core.game import TERMINAL, State
 from moon_envs.core.snapshot import (
-    ENV_FIELDS,
+    MAX_INFO_VALUES,
+    MAX_INT,
+    MIN_INT,
     check_fields,
+    check_text,
+    decode,
     encode,
-    env_bookkeeping,
     quote,
-    rng_from_state,
 )
 
 
@@ -71,13 +77,14 @@ class EnvSnapshots:
                 "against this env: take a new one"
             )
         check_fields("snapshot", dict.fromkeys(ENV_FIELDS), snapshot)
-        if snapshot["env"] != self.metadata["name"]:
+        if not isinstance(snapshot["env"], str) or snapshot["env"] != self.metadata["name"]:
             raise ConfigError(
                 f"the snapshot is of env {quote(snapshot['env'])}, not {self.metadata['name']!r}"
             )
         check_fields("env_params", self._snapshot_params(), snapshot["env_params"])
         for name, value in self._snapshot_params().items():
-            if snapshot["env_params"][name] != value:
+            given = snapshot["env_params"][name]
+            if type(given) is not type(value) or given != value:
                 raise ConfigError(
                     f"the snapshot was taken with {name}={quote(snapshot['env_params'][name])}, "
                     f"but this env has {name}={value!r}; make an env with the snapshot's "
@@ -122,6 +129,7 @@ class EnvSnapshots:
             if note is not None and not (
                 isinstance(note, dict)
                 and set(note) == {"agent", "action"}
+                and isinstance(note["agent"], str)
                 and note["agent"] in self.possible_agents
                 and type(note["action"]) is int
             ):
@@ -170,3 +178,90 @@ def _canonical(info: dict[str, Any]) -> str:
     """An info as JSON text with sorted keys: equal only for equal values of equal types
     (``1`` is not ``true``, ``1.0`` is not ``1``)."""
     return json.dumps(encode(info), sort_keys=True)
+
+
+# ---- the env's own snapshot fields ------------------------------------------------------------
+
+ENV_FIELDS = ("env", "env_params", "state", "rng", "agents", "agent_selection")
+ENV_FIELDS += ("skip_agent_selection", "rewards", "cumulative_rewards", "terminations")
+ENV_FIELDS += ("truncations", "infos")
+"""Fields of ``env.get_state()``."""
+_U128 = 2**128
+
+
+def rng_from_state(data: Any) -> np.random.Generator:
+    """A fresh generator restored from a ``PCG64`` ``bit_generator.state`` mapping."""
+    check_fields("rng", dict.fromkeys(("bit_generator", "state", "has_uint32", "uinteger")), data)
+    check_text("rng.bit_generator", data["bit_generator"], ["PCG64"])
+    check_fields("rng.state", dict.fromkeys(("state", "inc")), data["state"])
+    for field, value, high in (
+        ("rng.state.state", data["state"]["state"], _U128),
+        ("rng.state.inc", data["state"]["inc"], _U128),
+        ("rng.has_uint32", data["has_uint32"], 2),
+        ("rng.uinteger", data["uinteger"], 2**32),
+    ):
+        if type(value) is not int or not 0 <= value < high:
+            raise ConfigError(f"{field} must be an int in 0..{high - 1}, got {quote(value)}")
+    rng = np.random.Generator(np.random.PCG64())
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": data["state"]["state"], "inc": data["state"]["inc"]},
+        "has_uint32": data["has_uint32"],
+        "uinteger": data["uinteger"],
+    }
+    return rng
+
+
+def env_bookkeeping(snapshot: Mapping[str, Any], possible_agents: list[str]) -> dict[str, Any]:
+    """The checked AEC bookkeeping of an env snapshot (``agents``, ``agent_selection``,
+    ``skip_agent_selection`` and the per-agent dicts), as fresh objects.
+
+    ``agents`` must be an ordered selection of ``possible_agents``; every per-agent dict has
+    exactly those agents as keys; rewards are finite numbers, terminations and truncations
+    bools, infos mappings of snapshot data.
+    """
+    agents = snapshot["agents"]
+    if (
+        not isinstance(agents, list)
+        or not all(isinstance(a, str) and a in possible_agents for a in agents)
+        or agents != [a for a in possible_agents if a in agents]
+    ):
+        raise ConfigError(
+            f"agents={quote(agents)} must list some of {possible_agents}, in that order"
+        )
+    selection = check_text(
+        "agent_selection", snapshot["agent_selection"], agents if agents else possible_agents
+    )
+    skip = snapshot["skip_agent_selection"]
+    if skip is not None and (not isinstance(skip, str) or skip not in possible_agents):
+        raise ConfigError(
+            f"skip_agent_selection={quote(skip)} is not allowed; allowed: null or {possible_agents}"
+        )
+    out: dict[str, Any] = {"agents": list(agents), "agent_selection": selection}
+    out["skip_agent_selection"] = skip
+    keyed = dict.fromkeys(agents)
+    for field in ("rewards", "cumulative_rewards", "terminations", "truncations", "infos"):
+        check_fields(field, keyed, snapshot[field])
+    for field in ("rewards", "cumulative_rewards"):
+        for a, r in snapshot[field].items():
+            if (
+                isinstance(r, bool)
+                or not isinstance(r, (int, float))
+                or (isinstance(r, int) and not MIN_INT <= r < MAX_INT)
+                or not math.isfinite(r)
+            ):
+                raise ConfigError(
+                    f"{field}[{a!r}] must be a finite number (ints within 64 bits), got {quote(r)}"
+                )
+        out[field] = {a: snapshot[field][a] for a in agents}
+    for field in ("terminations", "truncations"):
+        for a, done in snapshot[field].items():
+            if not isinstance(done, bool):
+                raise ConfigError(f"{field}[{a!r}] must be true or false, got {quote(done)}")
+        out[field] = {a: snapshot[field][a] for a in agents}
+    infos = decode(snapshot["infos"], "infos", MAX_INFO_VALUES, "the infos field")
+    for a, info in infos.items():
+        if not isinstance(info, dict):
+            raise ConfigError(f"infos[{a!r}] must be a mapping, got {type(info).__name__}")
+    out["infos"] = infos
+    return out

@@ -9,17 +9,18 @@ not strings).
 
 Snapshots may come from files or other programs, so decoding checks everything before
 anything is built: only JSON values (finite numbers: no NaN or infinity, which strict JSON
-lacks), at most :data:`MAX_VALUES` values, strings of at most :data:`MAX_STRING`
-characters and :data:`MAX_DEPTH` levels of nesting, arrays only of the numeric dtypes in
-:data:`ARRAY_DTYPES` whose data matches their declared shape. Every problem is a
-:class:`ConfigError` naming the field; quoted values are cut to :data:`MAX_QUOTE` characters.
+lacks; ints within 64 bits), at most :data:`MAX_VALUES` values, strings of at most
+:data:`MAX_STRING` characters and :data:`MAX_DEPTH` levels of nesting, arrays only of
+the numeric dtypes in :data:`ARRAY_DTYPES` whose data matches their declared shape. Every
+problem is a :class:`ConfigError` naming the field; quoted values are cut to
+:data:`MAX_QUOTE` characters.
 """
 
 from __future__ import annotations
 
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,11 @@ MAX_DEPTH = 32
 """Deepest nesting of lists and mappings in a snapshot."""
 MAX_STRING = 10_000
 """Longest string in a snapshot (move names, text fields, info values)."""
+MAX_INFO_VALUES = 10_000
+"""Most values the ``infos`` of an env snapshot may hold, all agents together (the games
+give at most a few hundred)."""
+MIN_INT, MAX_INT = -(2**63), 2**64
+"""Snapshot ints lie in ``MIN_INT <= n < MAX_INT`` (int64 and uint64), as array values do."""
 MAX_QUOTE = 80
 """Longest quoted value in an error message (longer ones are cut with ``...``)."""
 ARRAY_DTYPES = frozenset(
@@ -100,12 +106,15 @@ def encode(v: Any) -> Any:
 # ---- checked decoding -------------------------------------------------------------------------
 
 
-def decode(v: Any, field: str = "value", max_values: int = MAX_VALUES) -> Any:
-    """Inverse of :func:`encode`, checking that ``v`` is snapshot data (see the module doc).
+def decode(
+    v: Any, field: str = "value", max_values: int = MAX_VALUES, what: str = "the snapshot"
+) -> Any:
+    """Inverse of :func:`encode`, checking that ``v`` is snapshot data (see the module doc)
+    of at most ``max_values`` values (``what`` names the whole in the message).
 
     Raises :class:`ConfigError` naming the offending ``field`` (a dotted path).
     """
-    return _Decoder(max_values).decode(v, field, 0)
+    return _Decoder(max_values, what).decode(v, field, 0)
 
 
 def _child(field: str, key: str) -> str:
@@ -113,22 +122,26 @@ def _child(field: str, key: str) -> str:
 
 
 class _Decoder:
-    def __init__(self, max_values: int) -> None:
+    def __init__(self, max_values: int, what: str) -> None:
         self.left = max_values
         self.max_values = max_values
+        self.what = what
 
     def spend(self, n: int, field: str) -> None:
         self.left -= n
         if self.left < 0:
             raise ConfigError(
-                f"{field}: the snapshot is too large; allowed: at most {self.max_values} values"
+                f"{field}: {self.what} is too large; allowed: at most {self.max_values:,} values"
             )
 
     def decode(self, v: Any, field: str, depth: int) -> Any:
         if depth > MAX_DEPTH:
             raise ConfigError(f"{field}: nested too deeply; allowed: at most {MAX_DEPTH} levels")
         self.spend(1, field)
-        if v is None or isinstance(v, (bool, int)):
+        if v is None or isinstance(v, bool):
+            return v
+        if isinstance(v, int):
+            check_snapshot_int(field, v)
             return v
         if isinstance(v, float):
             if not math.isfinite(v):
@@ -227,6 +240,24 @@ class _Decoder:
         return arr
 
 
+def check_snapshot_int(field: str, value: int) -> None:
+    """Raise :class:`ConfigError` unless the int ``value`` lies within 64 bits
+    (:data:`MIN_INT` .. :data:`MAX_INT` - 1); a larger one is named by its size."""
+    if not MIN_INT <= value < MAX_INT:
+        raise ConfigError(
+            f"{field}: {quote(value)} is out of range; allowed: ints in {MIN_INT}..{MAX_INT - 1}"
+        )
+
+
+def check_text(field: str, value: Any, allowed: Sequence[str]) -> str:
+    """``value`` if it is a str among ``allowed``, else a :class:`ConfigError` naming
+    ``field``; checked as a str first, so that an array or another object given for a
+    name is refused rather than compared element by element."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ConfigError(f"{field}={quote(value)} is not allowed; allowed: {list(allowed)}")
+    return value
+
+
 def _check_nested_numbers(data: Any, shape: list[int], field: str) -> None:
     """``data`` must be nested lists of exactly ``shape`` holding only numbers (bools, ints
     within 64 bits, floats). Checked by one walk over what was given, so that a string,
@@ -310,87 +341,3 @@ def check_same_config(expected: Mapping[str, Any], given: Any) -> None:
                 f"the snapshot was taken with {name}={quote(given[name])}, but this game has "
                 f"{name}={quote(value)}; make an env with the snapshot's parameters"
             )
-
-
-# ---- the env's own snapshot fields ------------------------------------------------------------
-
-ENV_FIELDS = ("env", "env_params", "state", "rng", "agents", "agent_selection")
-ENV_FIELDS += ("skip_agent_selection", "rewards", "cumulative_rewards", "terminations")
-ENV_FIELDS += ("truncations", "infos")
-"""Fields of ``env.get_state()``."""
-_U128 = 2**128
-
-
-def rng_from_state(data: Any) -> np.random.Generator:
-    """A fresh generator restored from a ``PCG64`` ``bit_generator.state`` mapping."""
-    check_fields("rng", dict.fromkeys(("bit_generator", "state", "has_uint32", "uinteger")), data)
-    if data["bit_generator"] != "PCG64":
-        raise ConfigError(
-            f"rng.bit_generator={quote(data['bit_generator'])} is not allowed; allowed: 'PCG64'"
-        )
-    check_fields("rng.state", dict.fromkeys(("state", "inc")), data["state"])
-    for field, value, high in (
-        ("rng.state.state", data["state"]["state"], _U128),
-        ("rng.state.inc", data["state"]["inc"], _U128),
-        ("rng.has_uint32", data["has_uint32"], 2),
-        ("rng.uinteger", data["uinteger"], 2**32),
-    ):
-        if type(value) is not int or not 0 <= value < high:
-            raise ConfigError(f"{field} must be an int in 0..{high - 1}, got {quote(value)}")
-    rng = np.random.Generator(np.random.PCG64())
-    rng.bit_generator.state = {
-        "bit_generator": "PCG64",
-        "state": {"state": data["state"]["state"], "inc": data["state"]["inc"]},
-        "has_uint32": data["has_uint32"],
-        "uinteger": data["uinteger"],
-    }
-    return rng
-
-
-def env_bookkeeping(snapshot: Mapping[str, Any], possible_agents: list[str]) -> dict[str, Any]:
-    """The checked AEC bookkeeping of an env snapshot (``agents``, ``agent_selection``,
-    ``skip_agent_selection`` and the per-agent dicts), as fresh objects.
-
-    ``agents`` must be an ordered selection of ``possible_agents``; every per-agent dict has
-    exactly those agents as keys; rewards are finite numbers, terminations and truncations
-    bools, infos mappings of snapshot data.
-    """
-    agents = snapshot["agents"]
-    if (
-        not isinstance(agents, list)
-        or not all(isinstance(a, str) and a in possible_agents for a in agents)
-        or agents != [a for a in possible_agents if a in agents]
-    ):
-        raise ConfigError(
-            f"agents={quote(agents)} must list some of {possible_agents}, in that order"
-        )
-    selection = snapshot["agent_selection"]
-    allowed = agents if agents else possible_agents
-    if selection not in allowed:
-        raise ConfigError(f"agent_selection={quote(selection)} is not allowed; allowed: {allowed}")
-    skip = snapshot["skip_agent_selection"]
-    if skip is not None and skip not in possible_agents:
-        raise ConfigError(
-            f"skip_agent_selection={quote(skip)} is not allowed; allowed: null or {possible_agents}"
-        )
-    out: dict[str, Any] = {"agents": list(agents), "agent_selection": selection}
-    out["skip_agent_selection"] = skip
-    keyed = dict.fromkeys(agents)
-    for field in ("rewards", "cumulative_rewards", "terminations", "truncations", "infos"):
-        check_fields(field, keyed, snapshot[field])
-    for field in ("rewards", "cumulative_rewards"):
-        for a, r in snapshot[field].items():
-            if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r):
-                raise ConfigError(f"{field}[{a!r}] must be a finite number, got {quote(r)}")
-        out[field] = {a: snapshot[field][a] for a in agents}
-    for field in ("terminations", "truncations"):
-        for a, done in snapshot[field].items():
-            if not isinstance(done, bool):
-                raise ConfigError(f"{field}[{a!r}] must be true or false, got {quote(done)}")
-        out[field] = {a: snapshot[field][a] for a in agents}
-    infos = decode(snapshot["infos"], "infos")
-    for a, info in infos.items():
-        if not isinstance(info, dict):
-            raise ConfigError(f"infos[{a!r}] must be a mapping, got {type(info).__name__}")
-    out["infos"] = infos
-    return out

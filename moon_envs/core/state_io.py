@@ -281,7 +281,7 @@ class PositionData:
                 raise ConfigError(f"config: {quote(str(exc), 200)}") from None
         else:
             check_same_config(game.params(), data["config"])
-        if data["game"] != game.spec.name:
+        if not isinstance(data["game"], str) or data["game"] != game.spec.name:
             raise ConfigError(
                 f"the snapshot is of game {quote(data['game'])}, not {game.spec.name!r}"
             )

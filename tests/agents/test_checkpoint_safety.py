@@ -111,7 +111,7 @@ def test_weights_holding_objects_are_refused_and_nothing_runs(saved, tmp_path):
     [
         (lambda m: m.update(activation="os.system"), "activation="),
         (lambda m: m.update(net_arch=[10**9]), "net_arch="),
-        (lambda m: m.update(net_arch=[65536] * 32), "parameters; allowed: at most"),
+        (lambda m: m.update(net_arch=[4096] * 16), "parameters; allowed: at most"),
         (lambda m: m.update(net_arch={"pi": [8]}), "net_arch="),
         (lambda m: m.update(observation_shape=[10**7, 10**7]), "observation_shape="),
         (lambda m: m.update(num_actions=True), "num_actions="),

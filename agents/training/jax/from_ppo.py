@@ -42,18 +42,12 @@ def ppo_policy_arrays(path: str | Path, wanted: dict[str, Any], twin: Any) -> di
     Raises :class:`ConfigError` naming ``algorithm.init_from`` and the field when the
     policy was trained on another env or has another shape."""
     where = f"algorithm.init_from: {str(path)!r}"
-    try:
-        from moon_agents.checkpoint import load_policy, policy_description
-    except ImportError as exc:  # pragma: no cover - the train extra is missing
-        raise ConfigError(
-            f"{where} is a MaskablePPO policy, which needs torch and sb3-contrib ({exc}); "
-            'install them with: pip install "moon-envs[train]"'
-        ) from None
-    try:
-        policy = load_policy(path)
+    from moon_agents.checkpoint import read_description
+
+    try:  # the description first: a policy of another shape is refused before it is built
+        meta = read_description(path)
     except ConfigError as exc:
         raise ConfigError(f"algorithm.init_from: {exc}") from None
-    meta = policy_description(policy)
     arch = meta["net_arch"]
     actor = list(arch["pi"]) if isinstance(arch, dict) else list(arch)
     found = {
@@ -70,6 +64,17 @@ def ppo_policy_arrays(path: str | Path, wanted: dict[str, Any], twin: Any) -> di
                 f"whose actor matches algorithm.hidden and activation on this env"
             )
     _check_env(path, where, wanted, twin)
+    try:
+        from moon_agents.checkpoint import load_policy
+    except ImportError as exc:  # pragma: no cover - the train extra is missing
+        raise ConfigError(
+            f"{where} is a MaskablePPO policy, which needs torch and sb3-contrib ({exc}); "
+            'install them with: pip install "moon-envs[train]"'
+        ) from None
+    try:
+        policy = load_policy(path)
+    except ConfigError as exc:
+        raise ConfigError(f"algorithm.init_from: {exc}") from None
     state = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in policy.state_dict().items()}
     arrays: dict[str, np.ndarray] = {}
     for i in range(len(actor)):  # torch's Sequential puts each activation between layers
