@@ -26,7 +26,7 @@ the rule and each agent's games in each seat.
 order however many are asked for; the opening protocol
 (:mod:`moon_agents.evaluation.openings`, ``opening=``) draws the first plies of each game
 at random, the same for every seat order of a rotation (games ``g`` with the same
-``g // #line-ups``). By default ``random-opening:4`` on chance-free games, none on games
+``g // #line-ups``). By default ``random-opening:6`` on chance-free games, none on games
 with chance.
 
 **Distinct games.** Every game has a key, a hash of the seats and of its full history
@@ -192,7 +192,7 @@ def tournament(
             (the notes are also in ``result.notes``).
         fixed_env: for a game that must stay as ``env_params`` make it, what it is (``"the
             training env"``): a trained agent needing other parameters is then refused.
-        opening: the opening protocol: ``None``/``"auto"`` (4 random plies on a
+        opening: the opening protocol: ``None``/``"auto"`` (6 random plies on a
             chance-free game, none with chance), ``"none"`` or a number of plies
             (:func:`moon_agents.evaluation.openings.resolve_opening`).
     """

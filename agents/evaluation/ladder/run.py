@@ -15,7 +15,7 @@ first in even games and ``b`` in odd ones; with more seats the two agents altern
 the table, the order rotated by one seat per game.
 
 **Openings.** On a chance-free game the first plies of each game are drawn at random
-(:mod:`moon_agents.evaluation.openings`; by default ``random-opening:4`` there, none on
+(:mod:`moon_agents.evaluation.openings`; by default ``random-opening:6`` there, none on
 games with chance), the same opening for both seat orders: games ``i`` with the same
 ``i // #line-ups`` share it.
 
@@ -39,7 +39,6 @@ a ladder plays only the new pairings. Pass ``fresh=True`` to replay everything.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import re
@@ -50,6 +49,12 @@ from pathlib import Path
 from typing import Any
 
 from moon_agents.evaluation.distinct import play_recorded
+from moon_agents.evaluation.ladder.cache import (
+    cache_key,
+    read_cache,
+    record_from_dict,
+    spec_fingerprint,
+)
 from moon_agents.evaluation.ladder.report import LadderResult
 from moon_agents.evaluation.openings import opening_rng, resolve_opening, rotation_seed
 from moon_agents.evaluation.results import GameRecord
@@ -63,7 +68,6 @@ __all__ = ["CHUNK_GAMES", "LadderResult", "pairing_seats", "run_ladder", "spec_f
 
 CHUNK_GAMES = 50
 """Games per chunk: the unit of work of one worker, with its own freshly seeded agents."""
-CACHE_VERSION = 2  # 2: games keyed, first movers and openings recorded
 _LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")
 
 
@@ -71,23 +75,6 @@ def pairing_seats(game_index: int, num_seats: int) -> tuple[int, ...]:
     """Which of the two agents (0 = a, 1 = b) sits in each seat in game ``game_index``."""
     ups = lineups(2, num_seats)
     return ups[game_index % len(ups)]
-
-
-def spec_fingerprint(spec: str, game: str) -> str:
-    """A hash of the model file(s) a ``ppo:``/``rllib:`` spec names (``""`` for others), so
-    that a retrained model is not mistaken for the one a cached pairing played."""
-    from moon_agents.zoo import model_path
-
-    path = model_path(spec, game)
-    if path is None or not path.exists():
-        return ""
-    p = Path(path)
-    files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
-    digest = hashlib.sha256()
-    for f in files:
-        digest.update(f.name.encode())
-        digest.update(f.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _agent_seed(seed: int, label: str, other: str, chunk: int) -> int:
@@ -159,58 +146,6 @@ def _one_thread() -> None:
         torch.set_num_threads(1)
 
 
-def _cache_key(
-    env_id: str,
-    params: Mapping[str, Any],
-    seed: int,
-    games: int,
-    a: tuple,
-    b: tuple,
-    game: str,
-    opening: str = "none",
-) -> dict[str, Any]:
-    return {
-        "version": CACHE_VERSION,
-        "env_id": env_id,
-        "env_params": dict(params),
-        "seed": seed,
-        "games": games,
-        "opening": opening,
-        "a": {"label": a[0], "spec": a[1], "model": spec_fingerprint(a[1], game)},
-        "b": {"label": b[0], "spec": b[1], "model": spec_fingerprint(b[1], game)},
-    }
-
-
-def _read_cache(path: Path, key: dict[str, Any]) -> list[GameRecord] | None:
-    """The stored games of a pairing, or None when absent, unreadable or played otherwise."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("key") != json.loads(json.dumps(key)):
-        return None
-    try:
-        return [_record(g) for g in data["games"]]
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def _record(g: Mapping[str, Any]) -> GameRecord:
-    return GameRecord(
-        int(g["game"]),
-        int(g["seed"]),
-        tuple(str(s) for s in g["seats"]),
-        tuple(float(s) for s in g["scores"]),
-        tuple(int(w) for w in g["winners"]),
-        int(g["length"]),
-        tuple(int(d) for d in g.get("decisions", ())),
-        tuple(float(t) for t in g.get("seconds", ())),
-        str(g.get("key", "")),
-        int(g.get("first_mover", -1)),
-        tuple(int(m) for m in g.get("opening", ())),
-    )
-
-
 def check_agents(agents: Mapping[str, str]) -> list[tuple[str, str]]:
     """The ``label -> spec`` mapping as pairs, after checking the labels."""
     if len(agents) < 2:
@@ -255,7 +190,7 @@ def run_ladder(
             after every game, counted over every pairing still to play (cached ones are
             not); with ``workers > 1`` the workers' games are counted as they finish.
         note: called with each note on parameters set for trained agents, before any game.
-        opening: the opening protocol: ``None``/``"auto"`` (4 random plies on a
+        opening: the opening protocol: ``None``/``"auto"`` (6 random plies on a
             chance-free game, none with chance), ``"none"`` or a number of plies
             (:func:`moon_agents.evaluation.openings.resolve_opening`).
     """
@@ -289,8 +224,8 @@ def run_ladder(
     for k, (a, b) in enumerate(pairs):
         cached = None
         if cache_dir is not None and not fresh:
-            key = _cache_key(env_id, params, seed, games, a, b, game, protocol.name)
-            cached = _read_cache(cache_dir / f"{a[0]}__{b[0]}.json", key)
+            key = cache_key(env_id, params, seed, games, a, b, game, protocol.name)
+            cached = read_cache(cache_dir / f"{a[0]}__{b[0]}.json", key)
         if cached is not None:
             results[(a[0], b[0])] = cached
             continue
@@ -306,11 +241,11 @@ def run_ladder(
         if chunks_left[k]:
             return
         a, b = pairs[k]
-        games_ab = [_record(r) for r in sorted(played[k], key=lambda r: r["game"])]
+        games_ab = [record_from_dict(r) for r in sorted(played[k], key=lambda r: r["game"])]
         results[(a[0], b[0])] = games_ab
         if cache_dir is not None:
             cache_dir.mkdir(parents=True, exist_ok=True)
-            key = _cache_key(env_id, params, seed, games, a, b, game, protocol.name)
+            key = cache_key(env_id, params, seed, games, a, b, game, protocol.name)
             body = {"key": key, "games": [asdict(r) for r in games_ab]}
             (cache_dir / f"{a[0]}__{b[0]}.json").write_text(json.dumps(body))
 
