@@ -6,6 +6,11 @@ another order (all orders in turn). The output starts with the env, its paramete
 player count and how the agents sat; trained agents' parameters are set with a note on
 stderr (:mod:`moon_agents.seating`). A bar on stderr counts the games, with an ETA
 (``--progress/--no-progress``, :mod:`moon_agents.progress`).
+
+``--opening PLIES`` or ``--opening none`` sets the opening protocol
+(:mod:`moon_agents.evaluation.openings`; default ``auto``: 6 random plies on a chance-free
+game, none on a game with chance). The table counts distinct games and gives each agent's
+win rate as first and as second mover.
 """
 
 from __future__ import annotations
@@ -15,6 +20,31 @@ import sys
 from typing import TextIO
 
 from moon_agents.cli.usage import UsageError, parse_params
+
+
+def add_opening_flag(parser: argparse.ArgumentParser) -> None:
+    """``--opening PLIES|none|auto`` on ``eval`` and ``ladder``."""
+    parser.add_argument(
+        "--opening",
+        default="auto",
+        metavar="PLIES",
+        help="random opening plies drawn from the legal moves, the same for both seat orders "
+        "(0-40), or none; default auto: 6 on chance-free games, none with chance",
+    )
+
+
+def opening_arg(text: str) -> str | int:
+    """The ``--opening`` value, checked: ``auto``, ``none`` or a number of plies."""
+    from moon_agents.evaluation.openings import MAX_PLIES, resolve_opening
+    from moon_envs.core.game import ConfigError
+
+    try:
+        resolve_opening(text, has_chance=False)
+    except ConfigError:
+        raise UsageError(
+            f"--opening {text!r}: allowed: none, auto or a number of plies 0..{MAX_PLIES}"
+        ) from None
+    return text
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
@@ -38,6 +68,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         env_params=params,
         progress=args.progress,
         note=lambda line: print(line, file=sys.stderr),
+        opening=opening_arg(getattr(args, "opening", "auto")),
     )
     print(result.report(), file=out)
     if args.out:

@@ -12,7 +12,9 @@ The agents and env parameters come from :data:`moon_agents.evaluation.ladder.lin
 keeps the named ones. Finished pairings are cached in ``OUT/pairings/``, so a second run
 with one more agent plays only that agent's pairings (``--fresh`` replays everything).
 A bar on stderr counts the games still to play, over every pairing, with an ETA
-(``--progress/--no-progress``, :mod:`moon_agents.progress`).
+(``--progress/--no-progress``, :mod:`moon_agents.progress`). ``--opening PLIES`` or
+``--opening none`` sets the opening protocol (default ``auto``: 6 random plies on a
+chance-free game, none with chance; :mod:`moon_agents.evaluation.openings`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from moon_agents.cli.evaluate import add_opening_flag, opening_arg
 from moon_agents.cli.usage import UsageError, parse_params
 from moon_agents.progress import CountBar, add_progress_flag
 
@@ -39,6 +42,7 @@ def add_ladder_parser(sub: argparse._SubParsersAction) -> None:
     la.add_argument("--only", nargs="+", metavar="LABEL", help="keep only these agents")
     la.add_argument("--param", action="append", metavar="KEY=VALUE", help="env parameter")
     la.add_argument("--fresh", action="store_true", help="ignore cached pairings")
+    add_opening_flag(la)
     add_progress_flag(la)
 
 
@@ -82,6 +86,7 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--games {args.games}: allowed: 1 or more")
     if args.workers < 1:
         raise UsageError(f"--workers {args.workers}: allowed: 1 or more")
+    opening = opening_arg(args.opening)
     agents, params = ladder_agents(args.env, args)
     out_dir = args.out or f"ladders/{args.env}"
     with CountBar(args.progress, f"{args.env} ladder", "game") as progress:
@@ -96,9 +101,11 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
             fresh=args.fresh,
             progress=progress,
             note=lambda line: print(line, file=sys.stderr),
+            opening=opening,
         )
     params_text = f" {result.env_params}" if result.env_params else ""
-    print(f"{args.env}{params_text}: {result.seating()}.\n", file=out)
+    print(f"{args.env}{params_text}: {result.seating()}.", file=out)
+    print(f"{result.protocol()}\n", file=out)
     print(result.markdown(), file=out)
     print(f"\nwrote {out_dir}/{', '.join(result.written)}", file=out)
     for name, why in result.skipped.items():

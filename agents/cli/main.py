@@ -35,7 +35,7 @@ from typing import TextIO
 
 from moon_agents.cli.bench import add_bench_parser, cmd_bench
 from moon_agents.cli.configs import add_configs_parser, cmd_configs
-from moon_agents.cli.evaluate import cmd_eval
+from moon_agents.cli.evaluate import add_opening_flag, cmd_eval
 from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
 from moon_agents.cli.list_envs import cmd_list
 from moon_agents.cli.play import cmd_play
@@ -154,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--param", action="append", metavar="KEY=VALUE")
     ev.add_argument("--out", help="folder for results.csv/json, games.csv, table.md, win_rates.png")
     add_progress_flag(ev)
+    add_opening_flag(ev)
 
     add_bench_parser(sub)
     add_ladder_parser(sub)

@@ -17,7 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from moon_agents.evaluation.ratings import ELO_MEAN, fit_elo, wilson_interval
+from moon_agents.evaluation.agent_stats import AgentStats, tally
+from moon_agents.evaluation.distinct import distinct_games
+from moon_agents.evaluation.ratings import fit_elo
+
+__all__ = [
+    "GAME_COLUMNS",
+    "IDENTITY_COLUMNS",
+    "AgentStats",
+    "GameRecord",
+    "TournamentResult",
+    "pairwise_results",
+]
 
 
 @dataclass(frozen=True)
@@ -33,57 +44,9 @@ class GameRecord:
     decisions: tuple[int, ...] = ()  # per seat: moves chosen by the seat's agent
     # per seat: wall time its agent spent choosing them (not part of the game's outcome)
     seconds: tuple[float, ...] = field(default=(), compare=False)
-
-
-@dataclass
-class AgentStats:
-    """One agent's tournament totals."""
-
-    name: str
-    games: int = 0
-    wins: int = 0
-    ties: int = 0
-    losses: int = 0
-    points: float = 0.0
-    score_sum: float = 0.0
-    elo: float = ELO_MEAN
-    decisions: int = 0
-    seconds: float = 0.0
-    by_seat: list[int] = field(default_factory=list)  # games played in seat 0, 1, ...
-
-    @property
-    def win_rate(self) -> float:
-        return self.points / self.games if self.games else 0.0
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson_interval(self.points, self.games)
-
-    @property
-    def mean_score(self) -> float:
-        return self.score_sum / self.games if self.games else 0.0
-
-    @property
-    def ms_per_move(self) -> float:
-        """Mean wall time of one of its decisions, in milliseconds (0 if none timed)."""
-        return 1000.0 * self.seconds / self.decisions if self.decisions else 0.0
-
-    def row(self) -> dict[str, Any]:
-        lo, hi = self.ci
-        return {
-            "agent": self.name,
-            "games": self.games,
-            "wins": self.wins,
-            "ties": self.ties,
-            "losses": self.losses,
-            "win_rate": round(self.win_rate, 4),
-            "ci_low": round(lo, 4),
-            "ci_high": round(hi, 4),
-            "mean_score": round(self.mean_score, 3),
-            "elo": round(self.elo, 1),
-            "ms_per_move": round(self.ms_per_move, 3),
-            "games_by_seat": list(self.by_seat),
-        }
+    key: str = ""  # hash of the seats and the full history ("": unknown, counted distinct)
+    first_mover: int = -1  # the seat of the game's first decision (-1: unknown)
+    opening: tuple[int, ...] = ()  # the moves of the random opening, if any
 
 
 @dataclass
@@ -98,6 +61,7 @@ class TournamentResult:
     stats: dict[str, AgentStats] = field(default_factory=dict)
     seating: str = ""  # how the agents sat, in words (tournament.seating_text)
     notes: list[str] = field(default_factory=list)  # env parameters set for trained agents
+    opening: str = "none"  # the opening protocol (moon_agents.evaluation.openings)
 
     @property
     def num_players(self) -> int:
@@ -115,33 +79,13 @@ class TournamentResult:
         prior_ties: float = 1.0,
         seating: str = "",
         notes: Sequence[str] = (),
+        opening: str = "none",
     ) -> TournamentResult:
-        """Compute the per-agent statistics and Elo ratings of finished games."""
-        seats_n = max((len(g.seats) for g in games), default=0)
-        stats = {a: AgentStats(a, by_seat=[0] * seats_n) for a in agents}
-        pairs: list[tuple[str, str, float]] = []
-        for g in games:
-            winners = set(g.winners)
-            for seat, name in enumerate(g.seats):
-                stats[name].by_seat[seat] += 1
-            for name in dict.fromkeys(g.seats):
-                st = stats[name]
-                mine = [s for s, n in enumerate(g.seats) if n == name]
-                st.games += 1
-                st.score_sum += float(np.mean([g.scores[s] for s in mine]))
-                if g.decisions:
-                    st.decisions += sum(g.decisions[s] for s in mine)
-                    st.seconds += sum(g.seconds[s] for s in mine)
-                won = [s for s in mine if s in winners]
-                if not won:
-                    st.losses += 1
-                elif len(winners) == len(won):
-                    st.wins += 1
-                    st.points += 1.0
-                else:
-                    st.ties += 1
-                    st.points += len(won) / len(winners)
-            pairs.extend(pairwise_results(g))
+        """Compute the per-agent statistics and Elo ratings of finished games: counts over
+        every game, win rates, intervals, mover splits and Elo over the distinct ones."""
+        distinct = distinct_games(games)
+        stats = tally(agents, games, distinct)
+        pairs = [p for g in distinct for p in pairwise_results(g)]
         elo = fit_elo(list(agents), pairs, prior_ties=prior_ties)
         for name, rating in elo.items():
             stats[name].elo = rating
@@ -154,6 +98,7 @@ class TournamentResult:
             stats,
             seating,
             list(notes),
+            opening,
         )
 
     # ---- views ---------------------------------------------------------------------------
@@ -164,6 +109,20 @@ class TournamentResult:
             f"{self.env_id}{params}: {self.num_players} players, {len(self.games)} games, "
             f"seats rotated, seed {self.seed}"
         )
+
+    @property
+    def distinct(self) -> int:
+        """The number of distinct games (:mod:`moon_agents.evaluation.distinct`)."""
+        return len(distinct_games(self.games))
+
+    def protocol_lines(self) -> list[str]:
+        """The opening protocol and the number of distinct games, in words."""
+        opening = "none" if self.opening == "none" else self.opening
+        return [
+            f"Opening: {opening}.",
+            f"Distinct games: {self.distinct} of {len(self.games)} (win rates, intervals, "
+            "mover splits and Elo count each distinct game once).",
+        ]
 
     def seating_lines(self) -> list[str]:
         """Who sat where: the rule, the first game's seats and each agent's games per seat."""
@@ -179,8 +138,10 @@ class TournamentResult:
         return lines
 
     def report(self) -> str:
-        """The :meth:`summary` line, the :meth:`seating_lines` and the :meth:`table`."""
-        return "\n".join([self.summary(), *self.seating_lines(), "", self.table()])
+        """The :meth:`summary` line, the :meth:`seating_lines`, the :meth:`protocol_lines`
+        and the :meth:`table`."""
+        lines = [self.summary(), *self.seating_lines(), *self.protocol_lines()]
+        return "\n".join([*lines, "", self.table()])
 
     def __str__(self) -> str:
         """What ``print(result)`` shows: :meth:`report`."""
@@ -200,9 +161,10 @@ class TournamentResult:
         return self.stats[agent].win_rate
 
     def pairwise(self) -> dict[str, dict[str, float]]:
-        """``m[a][b]``: a's share of points in its pairwise results against b."""
+        """``m[a][b]``: a's share of points in its pairwise results against b (over the
+        distinct games)."""
         pts: dict[tuple[str, str], list[float]] = {}
-        for g in self.games:
+        for g in distinct_games(self.games):
             for a, b, s in pairwise_results(g):
                 pts.setdefault((a, b), []).append(s)
                 pts.setdefault((b, a), []).append(1.0 - s)
@@ -212,16 +174,22 @@ class TournamentResult:
         }
 
     def table(self) -> str:
-        """A Markdown table: games, W/T/L, win rate with its 95% interval, mean score, Elo,
-        and the mean time per move of each agent."""
-        head = "| Agent | Games | W | T | L | Win rate | 95% CI | Mean score | Elo | ms/move |"
-        sep = "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+        """A Markdown table: games played and W/T/L; then over the distinct games (their
+        number in ``Distinct``) the win rate with its 95% interval, mean score and Elo; the
+        mean time per move; and the win rate (distinct games) as first and second mover."""
+        head = (
+            "| Agent | Games | W | T | L | Win rate | 95% CI | Mean score | Elo | ms/move "
+            "| Distinct | As 1st mover | As 2nd mover |"
+        )
+        sep = "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"
         lines = [head, sep]
         for r in self.rows():
+            st = self.stats[r["agent"]]
             lines.append(
                 f"| {r['agent']} | {r['games']} | {r['wins']} | {r['ties']} | {r['losses']} | "
                 f"{r['win_rate']:.3f} | [{r['ci_low']:.3f}, {r['ci_high']:.3f}] | "
-                f"{r['mean_score']:.2f} | {r['elo']:.0f} | {_ms(r['ms_per_move'])} |"
+                f"{r['mean_score']:.2f} | {r['elo']:.0f} | {_ms(r['ms_per_move'])} | "
+                f"{r['distinct_games']} | {st.first.cell()} | {st.second.cell()} |"
             )
         return "\n".join(lines)
 
@@ -234,7 +202,9 @@ class TournamentResult:
             "seating": self.seating,
             "notes": list(self.notes),
             "seed": self.seed,
+            "opening": self.opening,
             "num_games": len(self.games),
+            "distinct_games": self.distinct,
             "agents": self.rows(),
             "pairwise": self.pairwise(),
             "games": [asdict(g) for g in self.games],
@@ -242,15 +212,22 @@ class TournamentResult:
 
     def write_csv(self, path: str | Path) -> None:
         """One row per agent; ``games_by_seat`` is its games in seat 0, 1, ... (space
-        separated), beside the player count."""
-        rows = [
-            {
-                **r,
-                "num_players": self.num_players,
-                "games_by_seat": " ".join(map(str, r["games_by_seat"])),
-            }
-            for r in self.rows()
-        ]
+        separated), beside the player count; the mover splits are flattened
+        (``first_mover_win_rate``, ...)."""
+        rows = []
+        for r in self.rows():
+            split = {
+                f"{mover}_{k}": v for mover in ("first_mover", "second_mover")
+                for k, v in r.pop(mover).items()
+            }  # fmt: skip
+            rows.append(
+                {
+                    **r,
+                    "num_players": self.num_players,
+                    "games_by_seat": " ".join(map(str, r["games_by_seat"])),
+                    **split,
+                }
+            )
         with open(path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
@@ -260,7 +237,7 @@ class TournamentResult:
         """One row per game: ``seats`` names the agent in seat 0, 1, ... in order."""
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow([*GAME_COLUMNS, "ms_per_move", "num_players"])
+            w.writerow([*GAME_COLUMNS, "ms_per_move", "num_players", *IDENTITY_COLUMNS])
             for g in self.games:
                 w.writerow(
                     [
@@ -270,6 +247,7 @@ class TournamentResult:
                             for n, t in zip(g.decisions, g.seconds)
                         ),
                         len(g.seats),
+                        *identity_columns(g),
                     ]
                 )
 
@@ -294,7 +272,7 @@ class TournamentResult:
         ax.set_xticks(range(len(names)), [f"{n}\nElo {r['elo']:.0f}" for n, r in zip(names, rows)])
         ax.set_ylim(0, 1)
         ax.set_ylabel("win rate (95% CI)")
-        ax.set_title(f"{self.env_id}: {len(self.games)} games")
+        ax.set_title(f"{self.env_id}: {len(self.games)} games, {self.distinct} distinct")
         fig.tight_layout()
         fig.savefig(path, dpi=100)
         plt.close(fig)
@@ -330,6 +308,16 @@ def game_columns(g: GameRecord) -> list[Any]:
         " ".join(map(str, g.winners)),
         g.length,
     ]
+
+
+IDENTITY_COLUMNS = ["key", "first_mover", "opening"]
+"""The games.csv columns after the others: the game's key (equal keys, the same game), the
+seat of its first decision and its opening moves."""
+
+
+def identity_columns(g: GameRecord) -> list[Any]:
+    """A game's :data:`IDENTITY_COLUMNS`."""
+    return [g.key, g.first_mover, " ".join(map(str, g.opening))]
 
 
 def _ms(ms: float) -> str:

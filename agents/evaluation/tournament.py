@@ -22,9 +22,27 @@ the rule and each agent's games in each seat.
 (:mod:`moon_agents.seating`): those not in ``env_params`` are set, with a note in
 ``result.notes``; a conflicting one is refused.
 
+**Openings.** On a chance-free game two deterministic agents play one game per seat
+order however many are asked for; the opening protocol
+(:mod:`moon_agents.evaluation.openings`, ``opening=``) draws the first plies of each game
+at random, the same for every seat order of a rotation (games ``g`` with the same
+``g // #line-ups``). By default ``random-opening:6`` on chance-free games, none on games
+with chance.
+
+**Distinct games.** Every game has a key, a hash of the seats and of its full history
+(player actions and chance outcomes, :mod:`moon_agents.evaluation.distinct`); games with
+the same key are one game played again. Games, W/T/L and games per seat count every game
+played; the win rates, their intervals, mean scores, mover splits and Elo count each
+distinct game once, with its outcome. A replayed game of deterministic agents adds no
+information, so counting it again would only narrow the interval; where games differ by
+chance (dice, openings, stochastic agents) a repeat is rare and dropping it makes the
+interval slightly wider, never narrower. The result says how many games were distinct.
+
 **Win rate.** An agent scores 1 for a game it wins alone, ``1/w`` for a win shared by
-``w`` seats, 0 for a loss; its win rate is the mean over its games, with a Wilson 95%
-score interval.
+``w`` seats, 0 for a loss; its win rate is the mean over its distinct games, with a
+Wilson 95% score interval. The **mover split** gives the same over the distinct games in
+which one of its seats made the game's first decision (first mover) and the others
+(second mover; in games of more than 2 players, any later mover).
 
 **Elo.** Every game is split into pairwise results between seats of different agents
 (the winner beats the non-winner; between two winners or two non-winners the higher
@@ -37,12 +55,12 @@ Elo scale, ``400 log10(strength)``, shifted so that the mean rating is 1500. A p
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from moon_agents.base import start_game
+from moon_agents.evaluation.distinct import play_recorded
+from moon_agents.evaluation.openings import opening_rng, resolve_opening, rotation_seed
 from moon_agents.evaluation.ratings import ELO_MEAN, fit_elo, wilson_interval
 from moon_agents.evaluation.results import (
     AgentStats,
@@ -97,30 +115,11 @@ def play_game(
     Returns the final scores, the winning seats and the number of player decisions. With
     ``clock = (decisions, seconds)``, two lists with one entry per seat, each seat's
     number of decisions and the wall time its agent spent choosing them are added there.
+    :func:`moon_agents.evaluation.distinct.play_recorded` plays it with an opening and
+    returns the game's key and history too.
     """
-    env.reset(seed=seed)
-    seat_of = {a: i for i, a in enumerate(env.possible_agents)}
-    for seat, player in enumerate(agents):
-        start_game(player, env.game, seat)
-    steps = 0
-    while env.agents:
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
-        view = env.agent_view(agent)
-        player = agents[seat_of[agent]]
-        start = time.perf_counter()
-        action = player.act(view) if hasattr(player, "act") else player(view)
-        if clock is not None:
-            clock[0][seat_of[agent]] += 1
-            clock[1][seat_of[agent]] += time.perf_counter() - start
-        env.step(int(action))
-        steps += 1
-        if env.game_state.is_terminal():
-            break
-    state = env.game_state
-    return [float(s) for s in state.scores()], list(state.winners()), steps
+    played = play_recorded(env, agents, seed, clock)
+    return played.scores, played.winners, played.length
 
 
 def seating_text(rule: str, num_agents: int, num_seats: int) -> str:
@@ -173,6 +172,7 @@ def tournament(
     seating: str = "one_per_seat",
     note: Callable[[str], None] | None = None,
     fixed_env: str | None = None,
+    opening: Any = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``env_id`` between ``agent_specs``, seats rotated.
 
@@ -192,6 +192,9 @@ def tournament(
             (the notes are also in ``result.notes``).
         fixed_env: for a game that must stay as ``env_params`` make it, what it is (``"the
             training env"``): a trained agent needing other parameters is then refused.
+        opening: the opening protocol: ``None``/``"auto"`` (6 random plies on a
+            chance-free game, none with chance), ``"none"`` or a number of plies
+            (:func:`moon_agents.evaluation.openings.resolve_opening`).
     """
     if seating not in SEATINGS:
         raise ConfigError(f"seating={seating!r} is not allowed; allowed: {list(SEATINGS)}")
@@ -216,6 +219,11 @@ def tournament(
         fixed_env=fixed_env,
     )
     env, agents = setup.env, setup.agents
+    try:
+        protocol = resolve_opening(opening, env.game.spec.has_chance)
+    except ConfigError:
+        env.close()
+        raise
     for line in setup.notes if note else ():
         note(line)
     ups = lineups(len(agents), setup.num_players)
@@ -224,11 +232,23 @@ def tournament(
     for g in range(games):
         up = ups[g % len(ups)]
         clock: tuple[list[int], list[float]] = ([0] * len(up), [0.0] * len(up))
-        scores, winners, length = play_game(env, [agents[i] for i in up], seed + g, clock)
         seats = tuple(names[i] for i in up)
+        rng = opening_rng(rotation_seed(seed, g, len(ups))) if protocol.plies else None
+        played = play_recorded(
+            env, [agents[i] for i in up], seed + g, clock, protocol.plies, rng, seats
+        )
         records.append(
             GameRecord(
-                g, seed + g, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
+                g,
+                seed + g,
+                seats,
+                tuple(played.scores),
+                tuple(played.winners),
+                played.length,
+                *map(tuple, clock),
+                played.key,
+                played.first_mover,
+                tuple(played.opening),
             )
         )
         if bar is not None:
@@ -245,6 +265,7 @@ def tournament(
         prior_ties=prior_ties,
         seating=seating_text(seating, len(agents), setup.num_players),
         notes=setup.notes,
+        opening=protocol.name,
     )
     if out_dir is not None:
         result.save(out_dir)
@@ -259,10 +280,12 @@ def evaluate_against(
     seed: int = 0,
     env_params: dict[str, Any] | None = None,
     fixed_env: str | None = None,
+    opening: Any = None,
 ) -> tuple[float, float, float]:
     """``agent``'s win rate and Wilson 95% interval against ``opponent`` (seats rotated;
     in a game of more than 2 players the two agents alternate round the table,
-    ``seating="round_robin"``; ``fixed_env`` as in :func:`tournament`)."""
+    ``seating="round_robin"``; ``fixed_env`` and ``opening`` as in :func:`tournament`;
+    rate and interval over the distinct games)."""
     result = tournament(
         env_id,
         [agent, opponent],
@@ -271,6 +294,7 @@ def evaluate_against(
         env_params=env_params,
         seating="round_robin",
         fixed_env=fixed_env,
+        opening=opening,
     )
     name = result.agents[0]
     lo, hi = result.stats[name].ci

@@ -14,11 +14,19 @@ which makes pairings easier to compare) and seats rotated: in a 2-player game ``
 first in even games and ``b`` in odd ones; with more seats the two agents alternate round
 the table, the order rotated by one seat per game.
 
+**Openings.** On a chance-free game the first plies of each game are drawn at random
+(:mod:`moon_agents.evaluation.openings`; by default ``random-opening:6`` there, none on
+games with chance), the same opening for both seat orders: games ``i`` with the same
+``i // #line-ups`` share it.
+
 **Scores.** A game is split into pairwise results between seats of the two agents (the
 winner beats the non-winner, equal results are ties worth half; see
-:func:`moon_agents.evaluation.results.pairwise_results`). A pairing's win rate is ``a``'s share of
-those results with a Wilson 95% interval; the Elo ratings are one Bradley–Terry fit over every
-pairing's results (mean 1500, see :mod:`moon_agents.evaluation.ratings`).
+:func:`moon_agents.evaluation.results.pairwise_results`). Only **distinct games** count
+(each game keyed by its seats and full history, :mod:`moon_agents.evaluation.distinct`;
+a game played again is counted once). A pairing's win rate is ``a``'s share of the
+distinct games' results with a Wilson 95% interval, split by first and second mover; the
+Elo ratings are one Bradley–Terry fit over every pairing's distinct results (mean 1500,
+see :mod:`moon_agents.evaluation.ratings`).
 
 **Chunks, workers and the cache.** A pairing is played in chunks of
 :data:`CHUNK_GAMES` games; each chunk builds its two agents afresh, seeded from the
@@ -31,7 +39,6 @@ a ladder plays only the new pairings. Pass ``fresh=True`` to replay everything.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import re
@@ -41,9 +48,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from moon_agents.evaluation.distinct import play_recorded
+from moon_agents.evaluation.ladder.cache import (
+    cache_key,
+    read_cache,
+    record_from_dict,
+    spec_fingerprint,
+)
 from moon_agents.evaluation.ladder.report import LadderResult
+from moon_agents.evaluation.openings import opening_rng, resolve_opening, rotation_seed
 from moon_agents.evaluation.results import GameRecord
-from moon_agents.evaluation.tournament import lineups, play_game
+from moon_agents.evaluation.tournament import lineups
 from moon_agents.paths import claim_output_folder
 from moon_agents.seating import setup_game
 from moon_envs.core.game import ConfigError
@@ -53,7 +68,6 @@ __all__ = ["CHUNK_GAMES", "LadderResult", "pairing_seats", "run_ladder", "spec_f
 
 CHUNK_GAMES = 50
 """Games per chunk: the unit of work of one worker, with its own freshly seeded agents."""
-CACHE_VERSION = 1
 _LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")
 
 
@@ -61,23 +75,6 @@ def pairing_seats(game_index: int, num_seats: int) -> tuple[int, ...]:
     """Which of the two agents (0 = a, 1 = b) sits in each seat in game ``game_index``."""
     ups = lineups(2, num_seats)
     return ups[game_index % len(ups)]
-
-
-def spec_fingerprint(spec: str, game: str) -> str:
-    """A hash of the model file(s) a ``ppo:``/``rllib:`` spec names (``""`` for others), so
-    that a retrained model is not mistaken for the one a cached pairing played."""
-    from moon_agents.zoo import model_path
-
-    path = model_path(spec, game)
-    if path is None or not path.exists():
-        return ""
-    p = Path(path)
-    files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
-    digest = hashlib.sha256()
-    for f in files:
-        digest.update(f.name.encode())
-        digest.update(f.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _agent_seed(seed: int, label: str, other: str, chunk: int) -> int:
@@ -93,10 +90,11 @@ def play_chunk(
     stop: int,
     chunk: int,
     on_game: Callable[[], None] | None = None,
+    opening_plies: int = 0,
 ) -> list[dict[str, Any]]:
     """Games ``start..stop-1`` of one pairing ``((label_a, spec_a), (label_b, spec_b))``,
-    as :class:`GameRecord` dicts (seat names are the labels); ``on_game()`` is called
-    after every game."""
+    as :class:`GameRecord` dicts (seat names are the labels), each opened by
+    ``opening_plies`` random plies; ``on_game()`` is called after every game."""
     from moon_agents.zoo import make_agent
     from moon_envs import make
 
@@ -111,13 +109,26 @@ def play_chunk(
     labels = (la, lb)
     seats_n = env.game.spec.num_players
     records = []
+    rotation = len(lineups(2, seats_n))
     for i in range(start, stop):
         who = pairing_seats(i, seats_n)
         clock: tuple[list[int], list[float]] = ([0] * seats_n, [0.0] * seats_n)
-        scores, winners, length = play_game(env, [agents[w] for w in who], seed + i, clock)
         seats = tuple(labels[w] for w in who)
+        rng = opening_rng(rotation_seed(seed, i, rotation)) if opening_plies else None
+        g = play_recorded(
+            env, [agents[w] for w in who], seed + i, clock, opening_plies, rng, seats
+        )
         rec = GameRecord(
-            i, seed + i, seats, tuple(scores), tuple(winners), length, *map(tuple, clock)
+            i,
+            seed + i,
+            seats,
+            tuple(g.scores),
+            tuple(g.winners),
+            g.length,
+            *map(tuple, clock),
+            g.key,
+            g.first_mover,
+            tuple(g.opening),
         )
         records.append(asdict(rec))
         if on_game is not None:
@@ -133,47 +144,6 @@ def _one_thread() -> None:
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
-
-
-def _cache_key(
-    env_id: str, params: Mapping[str, Any], seed: int, games: int, a: tuple, b: tuple, game: str
-) -> dict[str, Any]:
-    return {
-        "version": CACHE_VERSION,
-        "env_id": env_id,
-        "env_params": dict(params),
-        "seed": seed,
-        "games": games,
-        "a": {"label": a[0], "spec": a[1], "model": spec_fingerprint(a[1], game)},
-        "b": {"label": b[0], "spec": b[1], "model": spec_fingerprint(b[1], game)},
-    }
-
-
-def _read_cache(path: Path, key: dict[str, Any]) -> list[GameRecord] | None:
-    """The stored games of a pairing, or None when absent, unreadable or played otherwise."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("key") != json.loads(json.dumps(key)):
-        return None
-    try:
-        return [_record(g) for g in data["games"]]
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def _record(g: Mapping[str, Any]) -> GameRecord:
-    return GameRecord(
-        int(g["game"]),
-        int(g["seed"]),
-        tuple(str(s) for s in g["seats"]),
-        tuple(float(s) for s in g["scores"]),
-        tuple(int(w) for w in g["winners"]),
-        int(g["length"]),
-        tuple(int(d) for d in g.get("decisions", ())),
-        tuple(float(t) for t in g.get("seconds", ())),
-    )
 
 
 def check_agents(agents: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -202,6 +172,7 @@ def run_ladder(
     fresh: bool = False,
     progress: Callable[[int, int], None] | None = None,
     note: Callable[[str], None] | None = None,
+    opening: Any = None,
 ) -> LadderResult:
     """Play every pairing of ``agents`` (``label -> agent spec``) ``games`` times.
 
@@ -219,6 +190,9 @@ def run_ladder(
             after every game, counted over every pairing still to play (cached ones are
             not); with ``workers > 1`` the workers' games are counted as they finish.
         note: called with each note on parameters set for trained agents, before any game.
+        opening: the opening protocol: ``None``/``"auto"`` (6 random plies on a
+            chance-free game, none with chance), ``"none"`` or a number of plies
+            (:func:`moon_agents.evaluation.openings.resolve_opening`).
     """
     from moon_agents.zoo import make_agent
 
@@ -236,7 +210,9 @@ def run_ladder(
     )
     params = setup.params
     game = setup.env.game.spec.name
+    has_chance = setup.env.game.spec.has_chance
     setup.env.close()
+    protocol = resolve_opening(opening, has_chance)
     for line in setup.notes if note else ():
         note(line)
     if out_dir is not None:  # a folder of the user's is never written into
@@ -248,8 +224,8 @@ def run_ladder(
     for k, (a, b) in enumerate(pairs):
         cached = None
         if cache_dir is not None and not fresh:
-            key = _cache_key(env_id, params, seed, games, a, b, game)
-            cached = _read_cache(cache_dir / f"{a[0]}__{b[0]}.json", key)
+            key = cache_key(env_id, params, seed, games, a, b, game, protocol.name)
+            cached = read_cache(cache_dir / f"{a[0]}__{b[0]}.json", key)
         if cached is not None:
             results[(a[0], b[0])] = cached
             continue
@@ -265,17 +241,18 @@ def run_ladder(
         if chunks_left[k]:
             return
         a, b = pairs[k]
-        games_ab = [_record(r) for r in sorted(played[k], key=lambda r: r["game"])]
+        games_ab = [record_from_dict(r) for r in sorted(played[k], key=lambda r: r["game"])]
         results[(a[0], b[0])] = games_ab
         if cache_dir is not None:
             cache_dir.mkdir(parents=True, exist_ok=True)
-            key = _cache_key(env_id, params, seed, games, a, b, game)
+            key = cache_key(env_id, params, seed, games, a, b, game, protocol.name)
             body = {"key": key, "games": [asdict(r) for r in games_ab]}
             (cache_dir / f"{a[0]}__{b[0]}.json").write_text(json.dumps(body))
 
-    _run_chunks(env_id, params, seed, todo, workers, finished, progress)
+    _run_chunks(env_id, params, seed, todo, workers, finished, progress, protocol.plies)
     results = {(a[0], b[0]): results[(a[0], b[0])] for a, b in pairs}  # in pairing order
     result = LadderResult.build(env_id, params, seed, games, pairs_of, results)
+    result.opening = protocol.name
     result.notes = list(setup.notes)
     if out_dir is not None:
         result.save(out_dir)
@@ -290,6 +267,7 @@ def _run_chunks(
     workers: int,
     finished: Callable[[int, list[dict[str, Any]]], None],
     progress: Callable[[int, int], None] | None,
+    opening_plies: int = 0,
 ) -> None:
     """Play the chunks in ``todo`` (in this process, or in ``workers`` processes), handing
     each chunk's games to ``finished(pairing index, games)`` and reporting every game to
@@ -307,7 +285,9 @@ def _run_chunks(
         progress(0, total)
     if workers == 1 or len(todo) <= 1:
         for k, pair, start, stop, c in todo:
-            finished(k, play_chunk(env_id, params, seed, pair, start, stop, c, tick))
+            finished(
+                k, play_chunk(env_id, params, seed, pair, start, stop, c, tick, opening_plies)
+            )
         return
     import multiprocessing
     import queue
@@ -331,7 +311,9 @@ def _run_chunks(
         initargs=(games_played,),
     ) as pool:
         futures = {
-            pool.submit(_worker_chunk, env_id, params, seed, pair, start, stop, c): k
+            pool.submit(
+                _worker_chunk, env_id, params, seed, pair, start, stop, c, opening_plies
+            ): k
             for (k, pair, start, stop, c) in todo
         }
         pending = set(futures)
@@ -354,4 +336,5 @@ def _count_games_in(games_played: Any) -> None:
 
 def _worker_chunk(*args: Any) -> list[dict[str, Any]]:
     """:func:`play_chunk` in a worker process, each game reported on the queue."""
-    return play_chunk(*args, on_game=lambda: _GAMES_PLAYED.put(1))
+    *head, opening_plies = args
+    return play_chunk(*head, on_game=lambda: _GAMES_PLAYED.put(1), opening_plies=opening_plies)
