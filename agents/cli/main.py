@@ -7,6 +7,7 @@
     moon-envs play jupiter_v0 --agents random greedy [--seed 0]   one agent per seat: 2 players
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
     moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
+                                                     (--force replaces existing files)
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 1] [--repeats 3] [--json bench.json]
@@ -19,8 +20,10 @@
 count (``--param num_players=N`` must agree). Trained agents bring the env parameters they
 were trained with (a note on stderr says which were set).
 
-Bad input (unknown env id, agent, parameter or config field) prints one clear message
-and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
+Bad input (unknown env id, agent, parameter or config field, a number out of its range,
+:mod:`moon_agents.cli.ranges`) prints one clear message and exits with status 2. ``play``
+without ``--seed`` draws a fresh seed and prints it on stderr. ``list``, ``play`` and
+``bench`` do not need torch.
 
 This module builds the parser and dispatches; each subcommand is a module of
 :mod:`moon_agents.cli`, whose names are importable from here.
