@@ -45,6 +45,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     while "," in body:
         head, _, tail = body.rpartition(",")
         key, eq, value = tail.partition("=")
+        if eq and key.isidentifier() and key not in SPEC_FIELDS and not Path(body).exists():
+            raise ConfigError(
+                f"agent spec {quote(spec)}: unknown option {quote(key)}; allowed options: "
+                f"{', '.join(SPEC_FIELDS)} (write az:PATH,simulations=N,c=X)"
+            )
         if not eq or key not in SPEC_FIELDS:
             break
         try:

@@ -7,7 +7,8 @@ files safe:
   separator, not ``.`` or ``..``, not absolute, no control characters
   (:func:`check_plain_name`); a folder path (``output.dir``, the ladder's ``--out``) may
   have separators but no control characters and must not name an existing file
-  (:func:`check_folder_path`);
+  (:func:`check_folder_path`); a file a command writes (``play --gif``) is not a folder or
+  a link and replaces an existing file only when asked to (:func:`check_output_file`);
 * a folder is replaced or emptied only when this program made it: it carries the
   marker file :data:`RUN_MARKER`, written when the folder is created
   (:func:`is_marked`, :func:`mark`). Anything else is refused before anything is
@@ -57,19 +58,62 @@ def check_plain_name(field: str, value: str) -> str:
 
 def check_folder_path(field: str, value: str) -> str:
     """``value`` if it can name a folder to write in: not empty, no control characters,
-    not an existing file."""
+    not an existing file, not inside one."""
     if not value or _control_characters(value):
         why = (
             f"it has control characters ({_control_characters(value)})" if value else "it is empty"
         )
         raise ConfigError(f"{field}={quote(value)} is not allowed: {why}. Allowed: a folder path")
     path = Path(value).expanduser()
-    if path.exists() and not path.is_dir():
+    blocked = _file_above(path)
+    if (path.exists() and not path.is_dir()) or blocked:
+        what = f"{blocked} is a file" if blocked else f"{path} exists and is not a folder"
         raise ConfigError(
-            f"{field}={quote(value)} is not allowed: {path} exists and is not a folder. "
+            f"{field}={quote(value)} is not allowed: {what}. "
             f"Allowed: a folder path (an existing folder, or one to create)"
         )
     return value
+
+
+def _file_above(path: Path) -> Path | None:
+    """The first existing folder above ``path`` that is not a folder (a file in the way of
+    the folders to create), or None."""
+    for parent in path.parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
+
+
+def check_output_file(field: str, value: str, force: bool = False, suffix: str = "") -> Path:
+    """The file ``value`` a command may write (``play --gif``, ``--html``), checked before
+    any work: a :class:`ConfigError` naming ``field`` unless it is a file path (no control
+    characters, not a folder, not a link, no file where its folders would go, ending in
+    ``suffix`` when given) that does not exist yet, or ``force`` allows replacing."""
+    path = Path(value).expanduser()
+    problem = ""
+    if not value or _control_characters(value):
+        problem = (
+            f"it has control characters ({_control_characters(value)})" if value else "it is empty"
+        )
+    elif path.is_dir():
+        problem = "it is a folder"
+    elif suffix and path.suffix.lower() != suffix:
+        problem = f"its name does not end in {suffix}"
+    elif _file_above(path):
+        problem = f"{_file_above(path)} is a file, not a folder"
+    if problem:
+        example = f" such as game{suffix}" if suffix else ""
+        raise ConfigError(
+            f"{field} {quote(value)} is not allowed: {problem}. Allowed: a file path{example}"
+        )
+    if path.is_symlink():
+        raise ConfigError(f"{path} is a link; it is left untouched. Choose another {field}")
+    if path.exists() and not force:
+        raise ConfigError(
+            f"{path} already exists; it is left untouched. Choose another {field}, or add "
+            "--force to replace it"
+        )
+    return path
 
 
 def is_marked(folder: Path) -> bool:

@@ -39,6 +39,7 @@ Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 from __future__ import annotations
 
 import importlib
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +145,17 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
         from moon_agents.policy import PolicyAgent
 
         trusted, path = spec.startswith("ppo-trusted:"), spec.partition(":")[2]
-        return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
+        try:
+            return PolicyAgent.load(path, name=name or spec, seed=seed, trusted=trusted)
+        except ConfigError:
+            raise
+        except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile) as exc:
+            if not trusted:  # the checked loader reports bad files itself
+                raise
+            raise ConfigError(
+                f"agent {quote(spec)}: {quote(path)} is not a MaskablePPO zip that sb3 can "
+                f"load ({type(exc).__name__}: {quote(str(exc), 200)})"
+            ) from None
     if spec.startswith(SPEC_PREFIXES):
         from moon_agents.net_agent import NetAgent
 

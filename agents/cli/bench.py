@@ -9,6 +9,15 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from moon_agents.cli.ranges import (
+    BATCHES,
+    MAX_SECONDS,
+    REPEATS,
+    SEEDS,
+    PositiveNumber,
+    range_text,
+    WholeNumber,
+)
 from moon_agents.cli.usage import UsageError
 from moon_agents.progress import CountBar, add_progress_flag
 
@@ -25,32 +34,40 @@ def add_bench_parser(sub: Any) -> None:
     be.add_argument("envs", nargs="*", metavar="ENV", help="env ids (default: all)")
     be.add_argument(
         "--seconds",
-        type=float,
+        type=PositiveNumber("--seconds", MAX_SECONDS),
         default=None,
-        help=f"seconds per measurement ({DEFAULT_SECONDS:g}; with --jax, per env and batch: "
-        f"{DEFAULT_JAX_SECONDS:g})",
+        help=f"seconds per measurement, more than 0, at most {MAX_SECONDS:g} ({DEFAULT_SECONDS:g}; "
+        f"with --jax, per env and batch: {DEFAULT_JAX_SECONDS:g})",
     )
     be.add_argument(
         "--repeats",
-        type=int,
+        type=WholeNumber("--repeats", REPEATS),
         default=None,
         metavar="K",
-        help=f"runs, each measuring every env and peer once; medians shown ({DEFAULT_REPEATS})",
+        help=f"runs, each measuring every env and peer once; medians shown, {range_text(REPEATS)} "
+        f"({DEFAULT_REPEATS})",
     )
     be.add_argument("--json", metavar="PATH", help="also write the figures to this file")
-    be.add_argument("--seed", type=int, default=0)
+    be.add_argument(
+        "--seed",
+        type=WholeNumber("--seed", SEEDS),
+        default=0,
+        help=f"seeds the play, the positions and the searches, {range_text(SEEDS)} (default 0)",
+    )
     be.add_argument(
         "--jax", action="store_true", help="the JAX twins beside pgx connect_four, batched"
     )
-    be.add_argument("--batches", default="1,64,1024", help="with --jax: comma-separated sizes")
+    be.add_argument(
+        "--batches",
+        default="1,64,1024",
+        help=f"with --jax: comma-separated sizes, each {range_text(BATCHES)} (default 1,64,1024)",
+    )
     add_progress_flag(be)
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     from moon_agents.benchmarks.speed import run_bench
 
-    if args.seconds is not None and not args.seconds > 0:
-        raise UsageError(f"--seconds {args.seconds}: allowed: a positive number")
     if args.jax:
         for flag, value in (("--repeats", args.repeats), ("--json", args.json)):
             if value is not None:
@@ -61,6 +78,11 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             batches = parse_batches(args.batches)
         except ValueError as err:
             raise UsageError(str(err)) from None
+        if max(batches) > BATCHES[1]:
+            raise UsageError(
+                f"--batches {args.batches!r}: {max(batches)} is out of range; allowed: each "
+                f"{range_text(BATCHES)}"
+            )
         seconds = args.seconds if args.seconds is not None else DEFAULT_JAX_SECONDS
         with CountBar(args.progress, "bench --jax", "measurement") as progress:
             run_jax_bench(
@@ -75,8 +97,6 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     from moon_agents.benchmarks.bench_report import check_json_path
 
     repeats = args.repeats if args.repeats is not None else DEFAULT_REPEATS
-    if repeats < 1:
-        raise UsageError(f"--repeats {repeats}: allowed: a whole number >= 1")
     if args.json is not None:
         try:
             check_json_path(args.json)

@@ -5,7 +5,8 @@ player count (``--param num_players=N`` must then agree), and every game seats t
 another order (all orders in turn). The output starts with the env, its parameters, the
 player count and how the agents sat; trained agents' parameters are set with a note on
 stderr (:mod:`moon_agents.seating`). A bar on stderr counts the games, with an ETA
-(``--progress/--no-progress``, :mod:`moon_agents.progress`).
+(``--progress/--no-progress``, :mod:`moon_agents.progress`). ``--out`` is checked before
+the first game: an existing file there is refused (a folder path is needed).
 
 ``--opening PLIES`` or ``--opening none`` sets the opening protocol
 (:mod:`moon_agents.evaluation.openings`; default ``auto``: 6 random plies on a chance-free
@@ -58,8 +59,10 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
             f"eval needs at least two agents, one per seat: --agents A B [...] ({args.env} "
             f"seats {counts_text(allowed)} players)"
         )
-    if args.games < 1:
-        raise UsageError(f"--games {args.games}: allowed: 1 or more")
+    if args.out is not None:  # before the games: a bad folder fails at once
+        from moon_agents.paths import check_folder_path
+
+        check_folder_path("--out", args.out)
     result = tournament(
         args.env,
         args.agents,
@@ -72,7 +75,11 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     )
     print(result.report(), file=out)
     if args.out:
-        path = result.save(args.out)
+        try:
+            path = result.save(args.out)
+        except OSError as exc:
+            where = exc.filename or args.out
+            raise UsageError(f"--out: cannot write {where}: {exc.strerror or exc}") from None
         print(
             f"\nwrote {path}/results.csv, results.json, games.csv, table.md, win_rates.png",
             file=out,

@@ -24,6 +24,7 @@ import sys
 from typing import TextIO
 
 from moon_agents.cli.evaluate import add_opening_flag, opening_arg
+from moon_agents.cli.ranges import GAMES, SEEDS, WORKERS, WholeNumber, range_text
 from moon_agents.cli.usage import UsageError, parse_params
 from moon_agents.progress import CountBar, add_progress_flag
 
@@ -33,9 +34,24 @@ def add_ladder_parser(sub: argparse._SubParsersAction) -> None:
         "ladder", help="round-robin ladder of a game's agents: win rates, Elo, plot"
     )
     la.add_argument("env", help="env id, e.g. jupiter_v0")
-    la.add_argument("--games", type=int, default=500, help="games per pairing (default 500)")
-    la.add_argument("--seed", type=int, default=0)
-    la.add_argument("--workers", type=int, default=1, help="processes playing side by side")
+    la.add_argument(
+        "--games",
+        type=WholeNumber("--games", GAMES),
+        default=500,
+        help=f"games per pairing, {range_text(GAMES)} (default 500)",
+    )
+    la.add_argument(
+        "--seed",
+        type=WholeNumber("--seed", SEEDS),
+        default=0,
+        help=f"game i of a pairing is played with seed SEED + i, {range_text(SEEDS)} (default 0)",
+    )
+    la.add_argument(
+        "--workers",
+        type=WholeNumber("--workers", WORKERS),
+        default=1,
+        help=f"processes playing side by side, {range_text(WORKERS)} (default 1)",
+    )
     la.add_argument("--out", help="output folder (default ladders/ENV)")
     la.add_argument("--agent", action="append", metavar="LABEL=SPEC", help="add or replace one")
     la.add_argument("--drop", action="append", metavar="LABEL", help="leave an agent out")
@@ -82,10 +98,6 @@ def ladder_agents(env_id: str, args: argparse.Namespace) -> tuple[dict[str, str]
 def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
     from moon_agents.evaluation.ladder.run import run_ladder
 
-    if args.games < 1:
-        raise UsageError(f"--games {args.games}: allowed: 1 or more")
-    if args.workers < 1:
-        raise UsageError(f"--workers {args.workers}: allowed: 1 or more")
     opening = opening_arg(args.opening)
     agents, params = ladder_agents(args.env, args)
     out_dir = args.out or f"ladders/{args.env}"

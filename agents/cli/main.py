@@ -7,6 +7,7 @@
     moon-envs play jupiter_v0 --agents random greedy [--seed 0]   one agent per seat: 2 players
     moon-envs play jupiter_v0 --agents greedy --human 0        you play seat 0
     moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
+                                                     (--force replaces existing files)
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
     moon-envs eval jupiter_v0 --agents greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 1] [--repeats 3] [--json bench.json]
@@ -19,8 +20,10 @@
 count (``--param num_players=N`` must agree). Trained agents bring the env parameters they
 were trained with (a note on stderr says which were set).
 
-Bad input (unknown env id, agent, parameter or config field) prints one clear message
-and exits with status 2. ``list``, ``play`` and ``bench`` do not need torch.
+Bad input (unknown env id, agent, parameter or config field, a number out of its range,
+:mod:`moon_agents.cli.ranges`) prints one clear message and exits with status 2. ``play``
+without ``--seed`` draws a fresh seed and prints it on stderr. ``list``, ``play`` and
+``bench`` do not need torch.
 
 This module builds the parser and dispatches; each subcommand is a module of
 :mod:`moon_agents.cli`, whose names are importable from here.
@@ -40,6 +43,8 @@ from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
 from moon_agents.cli.list_envs import cmd_list
 from moon_agents.cli.play import cmd_play
 from moon_agents.cli.train import cmd_train
+from moon_agents.cli import ranges
+from moon_agents.cli.ranges import WholeNumber
 from moon_agents.cli.usage import UsageError, parse_params, parse_value
 from moon_agents.progress import add_progress_flag
 from moon_envs.core.game import ConfigError
@@ -88,7 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
         "seat order (skipping --human's); their number is the player count (default: random "
         "in every seat)",
     )
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument(
+        "--seed",
+        type=WholeNumber("--seed", ranges.SEEDS),
+        help=f"seeds the dice, the deals and the agents, {ranges.range_text(ranges.SEEDS)} "
+        "(default: a fresh seed each game, printed on stderr so that the game can be replayed)",
+    )
     pl.add_argument(
         "--param", action="append", metavar="KEY=VALUE", help="env parameter (repeatable)"
     )
@@ -115,10 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--width",
         type=int,
         metavar="COLS",
-        help="wrap lines at this many columns (default: the terminal's width; a piped log is "
-        "not wrapped)",
+        help=f"wrap lines at this many columns, {ranges.range_text(ranges.WIDTHS)} (default: the "
+        "terminal's width; a piped log is not wrapped)",
     )
-    pl.add_argument("--gif", metavar="PATH", help="write an animated GIF of the game (Pillow)")
+    pl.add_argument(
+        "--gif", metavar="PATH", help="write an animated GIF of the game to PATH.gif (Pillow)"
+    )
     pl.add_argument(
         "--gif-ms",
         type=int,
@@ -129,14 +141,25 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--html", metavar="PATH", help="write a self-contained HTML replay (SVG board per step)"
     )
+    pl.add_argument(
+        "--force", action="store_true", help="replace an existing file at --gif or --html"
+    )
 
     tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")
     tr.add_argument(
         "config", help="YAML config file, or a shipped config's name (moon-envs configs)"
     )
     tr.add_argument("--out", help="parent folder of the run folder (overrides output.dir)")
-    tr.add_argument("--timesteps", type=int, help="overrides budget.total_timesteps")
-    tr.add_argument("--seed", type=int, help="overrides seed")
+    tr.add_argument(
+        "--timesteps",
+        type=WholeNumber("--timesteps", ranges.TIMESTEPS),
+        help=f"overrides budget.total_timesteps, {ranges.range_text(ranges.TIMESTEPS)}",
+    )
+    tr.add_argument(
+        "--seed",
+        type=WholeNumber("--seed", ranges.SEEDS),
+        help=f"overrides seed, {ranges.range_text(ranges.SEEDS)}",
+    )
     add_progress_flag(tr, "output.progress_bar, on a terminal only")
 
     ev = sub.add_parser("eval", help="tournament between agents: win rates, 95%% CIs, Elo")
@@ -149,8 +172,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="one agent per seat: their number is the player count; every game seats them "
         "in another order",
     )
-    ev.add_argument("--games", type=int, default=100)
-    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument(
+        "--games",
+        type=WholeNumber("--games", ranges.GAMES),
+        default=100,
+        help=f"games to play, {ranges.range_text(ranges.GAMES)} (default 100)",
+    )
+    ev.add_argument(
+        "--seed",
+        type=WholeNumber("--seed", ranges.SEEDS),
+        default=0,
+        help=f"game g is played with seed SEED + g, {ranges.range_text(ranges.SEEDS)} (default 0)",
+    )
     ev.add_argument("--param", action="append", metavar="KEY=VALUE")
     ev.add_argument("--out", help="folder for results.csv/json, games.csv, table.md, win_rates.png")
     add_progress_flag(ev)

@@ -2,9 +2,12 @@
 
 The board is printed after each move (``--render ansi``); ``--human SEAT`` lets a person
 play that seat from the terminal and shows them only what their seat may know;
-``--gif`` / ``--html`` record the game. Without ``--human``, once nobody can score any
-more (a game whose position has ``stalemate_reason()``), the moves that follow are told
-in one line (:mod:`moon_agents.play.stalemate`).
+``--gif`` / ``--html`` record the game (an existing file is replaced only with
+``--force``). Without ``--seed`` each game draws a fresh seed and prints it on stderr
+(``seed: N (replay with --seed N)``); the same seed replays the same game. Without
+``--human``, once nobody can score any more (a game whose position has
+``stalemate_reason()``), the moves that follow are told in one line
+(:mod:`moon_agents.play.stalemate`).
 
 On a terminal each board is drawn over the previous one, with the latest moves under it
 (:class:`~moon_agents.play.human.screen.TerminalScreen`; a Star Master seat that forgets
@@ -25,10 +28,31 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from moon_agents.cli.ranges import SEEDS, WIDTHS
 from moon_agents.cli.usage import UsageError, parse_params
 
-MIN_WIDTH = 20
-"""The narrowest ``--width`` allowed."""
+MIN_WIDTH, MAX_WIDTH = WIDTHS
+"""The narrowest and the widest ``--width`` allowed."""
+
+
+def draw_seed() -> int:
+    """A fresh seed for a game played without ``--seed``, from the system's randomness."""
+    import secrets
+
+    return secrets.randbelow(SEEDS[1] + 1)
+
+
+def check_replay_files(args: argparse.Namespace) -> None:
+    """Refuse ``--gif`` / ``--html`` paths that would replace a file (without ``--force``),
+    are folders or links, or name the same file twice."""
+    from moon_agents.paths import check_output_file
+
+    if args.force and not (args.gif or args.html):
+        raise UsageError("--force replaces the file of --gif or --html: give one, or neither")
+    gif = check_output_file("--gif", args.gif, args.force, ".gif") if args.gif else None
+    html = check_output_file("--html", args.html, args.force) if args.html else None
+    if gif is not None and html is not None and gif.resolve() == html.resolve():
+        raise UsageError(f"--gif and --html both name {gif}: give each its own file")
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -40,6 +64,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from moon_agents.zoo import make_agent
 
     params = parse_params(args.param, args.env)
+    drawn = args.seed is None  # no --seed: a fresh one, told so that the game can be replayed
+    seed = draw_seed() if drawn else args.seed
     render = args.render
     specs = list(args.agents or [])
     human = args.human is not None
@@ -54,7 +80,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     def build(game: str) -> list[Any]:  # agent i sits in the i-th seat that is not --human's
         where = agent_seats(len(specs) + (1 if human else 0))
-        return [make_agent(s, game, seed=args.seed + w, name=s) for s, w in zip(specs, where)]
+        return [make_agent(s, game, seed=seed + w, name=s) for s, w in zip(specs, where)]
 
     if human and seats is not None and not 0 <= args.human < seats:
         raise UsageError(f"--human {args.human}: seat out of range; allowed: 0..{seats - 1}")
@@ -74,13 +100,15 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if not specs:  # no --agents: random play in every seat but the person's
         game = env.game.spec.name
         built = [
-            make_agent("random", game, seed=args.seed + w, name="random") for w in agent_seats(n)
+            make_agent("random", game, seed=seed + w, name="random") for w in agent_seats(n)
         ]
     for note in setup.notes:
         print(note, file=sys.stderr)
     recorder = None
     if args.gif_ms is not None and not args.gif:
         raise UsageError("--gif-ms sets the frame time of --gif PATH: give both, or neither")
+    if args.gif or args.html or args.force:
+        check_replay_files(args)
     if args.gif or args.html:
         from moon_agents.play.replay import Recorder
 
@@ -91,11 +119,15 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         except ValueError as exc:
             raise UsageError(f"--gif-ms: {exc}") from None
     if args.width is not None and args.width < MIN_WIDTH:
-        raise UsageError(f"--width {args.width}: too narrow; allowed: {MIN_WIDTH} or more")
+        raise UsageError(
+            f"--width {args.width}: too narrow; allowed: {MIN_WIDTH} or more, up to {MAX_WIDTH}"
+        )
+    if args.width is not None and args.width > MAX_WIDTH:
+        raise UsageError(f"--width {args.width}: too wide; allowed: {MIN_WIDTH}..{MAX_WIDTH}")
     others = iter(built)
     seated = [None if seat == args.human else next(others) for seat in range(n)]
     names = [f"player_{i} ({'human' if a is None else a.name})" for i, a in enumerate(seated)]
-    title = f"{args.env}: " + " vs ".join(names) + f", seed {args.seed}"
+    title = f"{args.env}: " + " vs ".join(names) + f", seed {seed}"
     # a person whose seat is meant to forget (Star Master's memory modes) must not find
     # earlier layouts in the terminal's scrollback
     forget = human and hooks_for(env.game.spec.name).forgets(env.game)
@@ -104,7 +136,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     agents: list[Any] = [HumanAgent(inp, out, screen=screen) if a is None else a for a in seated]
     screen.show(title)
 
-    env.reset(seed=args.seed)
+    if drawn:
+        print(f"seed: {seed} (replay with --seed {seed})", file=sys.stderr)
+    env.reset(seed=seed)
     seat_of = {a: i for i, a in enumerate(env.possible_agents)}
     for seat, player in enumerate(agents):
         start_game(player, env.game, seat)
@@ -166,6 +200,12 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     winners = ", ".join(names[i] for i in state.winners())
     screen.show("winner(s): " + (winners or "none"))
     if recorder is not None:
-        for path in recorder.finish(names):
+        check_replay_files(args)  # a file made while the game was played is not replaced
+        try:
+            written = recorder.finish(names)
+        except OSError as exc:
+            where = exc.filename or "the replay"
+            raise UsageError(f"cannot write {where}: {exc.strerror or exc}") from None
+        for path in written:
             screen.show(f"wrote {path}")
     return 0

@@ -90,7 +90,8 @@ def test_a_count_the_game_cannot_seat_names_the_allowed_counts(
 
 
 def test_one_agent_plays_a_one_player_game(capsys: pytest.CaptureFixture) -> None:
-    argv = ["play", "star_master_v0", "--agents", "memory", "--param", "solitaire=true"]
+    argv = ["play", "star_master_v0", "--agents", "memory", "--param", "solitaire=true",
+            "--seed", "0"]
     code, out, err = run([*argv, "--render", "none"], capsys)
     assert code == 0, err
     assert out.splitlines()[0] == "star_master_v0: player_0 (memory), seed 0"
