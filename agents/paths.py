@@ -144,22 +144,23 @@ def refuse_unmarked(folder: Path, field: str, action: str) -> None:
         )
 
 
-LADDER_FILES = ("ladder.json",)
-"""A file that shows an unmarked folder holds an earlier ladder's results (ladders written
-before the marker existed)."""
+EARLIER_RESULTS = {"ladder": ("ladder.json",), "eval": ("results.json",)}
+"""Per command, a file that shows an unmarked folder holds that command's earlier results
+(folders written before the marker existed)."""
 
 
 def claim_output_folder(field: str, value: str, kind: str) -> Path:
-    """The folder ``value`` for a command that writes its own files there (the ladder's
-    ``--out``): created and marked if new; reused if this program made it (or it holds a
-    ladder's ``ladder.json``); refused if it exists with other contents, so that no file of
-    the user's is overwritten."""
+    """The folder ``value`` for a command that writes its own files there (``--out`` of
+    ``ladder`` and ``eval``): created and marked if new; reused if this program made it (or
+    it holds that command's earlier results, :data:`EARLIER_RESULTS`); refused if it exists
+    with other contents, so that no file of the user's is overwritten."""
     check_folder_path(field, value)
     folder = Path(value).expanduser()
     if folder.is_symlink():
         raise ConfigError(f"{field}: {folder} is a link; allowed: a real folder path")
     if folder.is_dir() and any(folder.iterdir()):
-        if not is_marked(folder) and not any((folder / f).is_file() for f in LADDER_FILES):
+        earlier = EARLIER_RESULTS.get(kind, ())
+        if not is_marked(folder) and not any((folder / f).is_file() for f in earlier):
             raise ConfigError(
                 f"{field}: {folder} already holds files that moon-envs did not write (it has "
                 f"no {RUN_MARKER}); they are left untouched. Allowed: a new or empty folder, "

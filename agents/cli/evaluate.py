@@ -6,7 +6,8 @@ another order (all orders in turn). The output starts with the env, its paramete
 player count and how the agents sat; trained agents' parameters are set with a note on
 stderr (:mod:`moon_agents.seating`). A bar on stderr counts the games, with an ETA
 (``--progress/--no-progress``, :mod:`moon_agents.progress`). ``--out`` is checked before
-the first game: an existing file there is refused (a folder path is needed).
+the first game: it must be a new or empty folder, or one an earlier ``eval`` wrote, so that
+no file of the user's is overwritten (:func:`moon_agents.paths.claim_output_folder`).
 
 ``--opening PLIES`` or ``--opening none`` sets the opening protocol
 (:mod:`moon_agents.evaluation.openings`; default ``auto``: 6 random plies on a chance-free
@@ -60,9 +61,9 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
             f"seats {counts_text(allowed)} players)"
         )
     if args.out is not None:  # before the games: a bad folder fails at once
-        from moon_agents.paths import check_folder_path
+        from moon_agents.paths import claim_output_folder
 
-        check_folder_path("--out", args.out)
+        claim_output_folder("--out", args.out, "eval")
     result = tournament(
         args.env,
         args.agents,
@@ -80,8 +81,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as exc:
             where = exc.filename or args.out
             raise UsageError(f"--out: cannot write {where}: {exc.strerror or exc}") from None
-        print(
-            f"\nwrote {path}/results.csv, results.json, games.csv, table.md, win_rates.png",
-            file=out,
-        )
+        print(f"\nwrote {path}/{', '.join(result.written)}", file=out)
+        for name, why in result.skipped.items():
+            print(f"skipped {name}: {why}", file=out)
     return 0

@@ -62,6 +62,8 @@ class TournamentResult:
     seating: str = ""  # how the agents sat, in words (tournament.seating_text)
     notes: list[str] = field(default_factory=list)  # env parameters set for trained agents
     opening: str = "none"  # the opening protocol (moon_agents.evaluation.openings)
+    written: list[str] = field(default_factory=list)  # the files the last save() wrote
+    skipped: dict[str, str] = field(default_factory=dict)  # a file save() left out -> why
 
     @property
     def num_players(self) -> int:
@@ -279,18 +281,25 @@ class TournamentResult:
 
     def save(self, out_dir: str | Path, plot: bool = True) -> Path:
         """Write results.csv, results.json, games.csv, table.md (the :meth:`report`) and (if
-        ``plot``) win_rates.png."""
+        ``plot`` and matplotlib imports) win_rates.png; ``written`` and ``skipped`` (a file
+        left out -> why) say what happened."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         self.write_csv(out / "results.csv")
         self.write_games_csv(out / "games.csv")
         (out / "results.json").write_text(json.dumps(self.to_json(), indent=2))
         (out / "table.md").write_text(self.report() + "\n")
+        self.written = ["results.csv", "results.json", "games.csv", "table.md"]
+        self.skipped = {}
         if plot:
             try:
                 self.plot(out / "win_rates.png")
-            except ImportError:
-                pass  # matplotlib is optional (pip install "moon-envs[train]")
+                self.written.append("win_rates.png")
+            except ImportError as exc:  # matplotlib is optional
+                self.skipped["win_rates.png"] = (
+                    f"matplotlib cannot be imported ({exc}); "
+                    'pip install "moon-envs[train]" to draw the plot'
+                )
         return out
 
 

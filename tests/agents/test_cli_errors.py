@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import shutil
 from pathlib import Path
@@ -117,6 +118,28 @@ def test_tracebacks_became_one_line_errors(tmp_path: Path, capsys: pytest.Captur
         assert code == 2 and out == "", argv  # nothing played, nothing printed
         assert message in one_line_error(err), (argv, err)
     assert a_file.read_text() == "mine"
+
+
+def test_eval_out_never_overwrites_a_users_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """``eval --out`` into a folder of the user's (no marker, no earlier results) is refused
+    before the games and leaves the user's ``results.csv`` untouched; a folder an earlier
+    ``eval`` wrote is reused."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "results.csv").write_text("my own table")
+    argv = ["eval", "jupiter_v0", "--agents", "random", "random", "--games", "2",
+            "--no-progress", "--out"]  # fmt: skip
+    code, out, err = run([*argv, str(mine)], capsys)
+    assert code == 2 and out == ""
+    assert "already holds files that moon-envs did not write" in one_line_error(err)
+    assert (mine / "results.csv").read_text() == "my own table"
+    ours = tmp_path / "ours"
+    for _ in range(2):  # the second run replaces the first run's files
+        code, out, err = run([*argv, str(ours)], capsys)
+        assert code == 0 and f"wrote {ours}/results.csv, results.json" in out
+    assert json.loads((ours / "results.json").read_text())["num_games"] == 2
 
 
 def test_a_file_sb3_cannot_load_is_a_one_line_error(
