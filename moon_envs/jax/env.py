@@ -251,9 +251,8 @@ class JaxEnv:
         of a seat: the mover's (seat 0 at a chance node or for a seat out of range)."""
         player = state.current_player
         seat = jnp.where((player >= 0) & (player < self.num_players), player, 0)
-        return self._wrap(
-            _select(ok, x, state._x), seat, jnp.where(ok, rewards, penalty), steps, ended=~ok
-        )
+        kept = _select(ok, x, state._x)
+        return self._wrap(x, seat, jnp.where(ok, rewards, penalty), steps, ended=~ok, kept=kept)
 
     def _resolve_x(self, x: Any, key: Array) -> Any:
         if not self.spec.has_chance:
@@ -276,10 +275,15 @@ class JaxEnv:
         rewards: Array,
         step_count: Array,
         ended: Array | bool = False,
+        kept: Any = None,
     ) -> State:
         """The public :class:`State` of ``x``; ``previous_player`` is the seat whose view a
         chance node or a finished game shows. ``ended``: the game is over whatever ``x``
-        says (an illegal action ended it) and ``previous_player`` is its seat."""
+        says (bad input ended it) and ``previous_player`` is its seat. ``kept``: the
+        arrays the state holds and observes, where they are not ``x`` (the position before
+        the bad input); the player and mask are read from ``x`` either way, so that
+        compiled code computes them once, shared with the rewards."""
+        kept = x if kept is None else kept
         player = jnp.where(ended, TERMINAL, self._player(x))
         terminated = player == TERMINAL
         is_chance = player == CHANCE
@@ -291,14 +295,14 @@ class JaxEnv:
         )
         return State(
             current_player=jnp.where(is_chance, jnp.int32(CHANCE), seat),
-            observation=self._observe(x, seat),
+            observation=self._observe(kept, seat),
             legal_action_mask=mask,
             rewards=rewards.astype(jnp.float32),
             terminated=terminated,
             truncated=jnp.bool_(False),
             is_chance=is_chance,
             _step_count=jnp.asarray(step_count, jnp.int32),
-            _x=x,
+            _x=kept,
         )
 
     def _zero_rewards(self) -> Array:
