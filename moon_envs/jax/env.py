@@ -170,11 +170,14 @@ class JaxEnv:
         return self._guarded(state, action, lambda x, a: self._apply_action_x(x, a))
 
     def resolve_chance(self, state: State, key: Array) -> State:
-        """Sample chance events with ``key`` until a player is to move or the game ends."""
+        """Sample chance events with ``key`` until a player is to move or the game ends.
+        A finished game is returned with zero rewards (even one that bad input ended at a
+        chance node)."""
         if inputs.is_concrete(state):
             inputs.check_state(self, state, single=True)
         x = self._resolve_x(state._x, key)
-        return self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+        out = self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+        return _select(state.terminated, state.replace(rewards=self._zero_rewards()), out)
 
     # ---- checks of a batch before a jitted call --------------------------------------
     def check_state(self, state: State) -> None:

@@ -240,6 +240,13 @@ def test_under_jit_an_action_at_a_chance_node_ends_the_game_with_no_reward(env_i
     np.testing.assert_allclose(np.asarray(out.observation), np.asarray(view))
 
 
+def test_a_game_ended_at_a_chance_node_stays_over() -> None:
+    """The chance event left pending is dead: resolving it does not bring the game back."""
+    t = _twin("jupiter_v0")
+    out = t.env.resolve_chance(t.act(t.at_chance, jnp.int32(0)), KEY)
+    _assert_ended_at_a_seat(t.env, out, [0.0] * t.env.num_players)
+
+
 @pytest.mark.parametrize("env_id", ACTION_TWINS)
 def test_under_jit_a_state_with_no_seat_to_move_ends_with_no_reward(env_id: str) -> None:
     t = _twin(env_id)
