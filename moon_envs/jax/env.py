@@ -16,6 +16,15 @@ API, the same for every twin:
 
 Every function is pure, has fixed shapes and works under ``jax.jit`` and ``jax.vmap``.
 
+Bad input (see ``docs/jax.md``, "Bad input"): outside ``jit``, with known values, an
+action or outcome that is not an integer or out of range, an outcome with probability 0,
+an action at a chance node, an outcome where none is pending and a state that is not a
+position raise a ``ValueError`` subclass before anything is computed
+(:mod:`moon_envs.jax.inputs`). Under ``jit`` nothing can raise: an illegal or
+out-of-range action ends the game with ``-1`` for its player; an action at a chance node,
+an impossible outcome or a state whose ``current_player`` is no seat ends it with zero
+rewards. Either way ``current_player`` stays a seat (or ``-1`` at a chance node).
+
 Hooks a twin implements (all on one unbatched ``x``; seats are int32 scalars):
 ``_initial_x()``, ``_player(x)`` (a seat, ``CHANCE`` or ``TERMINAL``), ``_legal_mask(x)``
 (bool, only read at a player node), ``_apply_action_x(x, a)``, ``_observe(x, player)``,
@@ -35,6 +44,7 @@ from moon_envs.core.checks import check_choice
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
 from moon_envs.core.snapshot import quote
 from moon_envs.core.spec import REWARD_MODES
+from moon_envs.jax import inputs
 from moon_envs.jax.state import State
 
 Array = jax.Array
@@ -134,19 +144,58 @@ class JaxEnv:
 
     def apply_chance(self, state: State, outcome: Array) -> State:
         """Resolve the pending chance event with ``outcome`` (an id with non-zero
-        probability in :meth:`chance_probs`)."""
-        x = self._apply_chance_x(state._x, jnp.asarray(outcome, jnp.int32))
-        x = _select(state.is_chance, x, state._x)
-        return self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+        probability in :meth:`chance_probs`). A finished game is returned with zero
+        rewards; under ``jit`` an impossible outcome (out of range, probability 0, or no
+        chance event pending) ends the game with zero rewards, and outside ``jit`` it
+        raises :class:`~moon_envs.IllegalActionError`."""
+        inputs.check_outcome_call(self, state, outcome)
+        outcome = jnp.asarray(outcome, jnp.int32)
+        size = self.num_chance_outcomes
+        index = jnp.clip(outcome, 0, max(size, 1) - 1)
+        possible = (
+            state.is_chance
+            & (outcome >= 0)
+            & (outcome < size)
+            & (self._chance_probs(state._x)[index] > 0)
+        )
+        x = self._apply_chance_x(state._x, index)
+        out = self._moved_or_ended(
+            state, possible, x, self._rewards(state._x, x), self._zero_rewards(), state._step_count
+        )
+        return _select(state.terminated, state.replace(rewards=self._zero_rewards()), out)
 
     def apply_action(self, state: State, action: Array) -> State:
         """A player's action, with no chance resolved afterwards."""
+        inputs.check_action_call(self, state, action, "apply_action")
         return self._guarded(state, action, lambda x, a: self._apply_action_x(x, a))
 
     def resolve_chance(self, state: State, key: Array) -> State:
-        """Sample chance events with ``key`` until a player is to move or the game ends."""
+        """Sample chance events with ``key`` until a player is to move or the game ends.
+        A finished game is returned with zero rewards (even one that bad input ended at a
+        chance node)."""
+        if inputs.is_concrete(state):
+            inputs.check_state(self, state, single=True)
         x = self._resolve_x(state._x, key)
-        return self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+        out = self._wrap(x, state.current_player, self._rewards(state._x, x), state._step_count)
+        return _select(state.terminated, state.replace(rewards=self._zero_rewards()), out)
+
+    # ---- checks of a batch before a jitted call --------------------------------------
+    def check_state(self, state: State) -> None:
+        """Raise :class:`~moon_envs.ConfigError` naming the first lane of ``state`` (one
+        position or a batch) that is not a position of this twin."""
+        inputs.check_state(self, state)
+
+    def check_action(self, state: State, action: Array) -> None:
+        """Raise naming the first bad lane unless ``action`` (one per lane of ``state``)
+        is an integer in ``0..num_actions - 1`` at a player node; what ``step`` checks
+        outside ``jit``. An illegal action in range passes: it is a move that loses."""
+        inputs.check_action_call(self, state, action, "step", single=False)
+
+    def check_outcome(self, state: State, outcome: Array) -> None:
+        """Raise naming the first bad lane unless ``outcome`` (one per lane of ``state``)
+        has a non-zero probability at a chance node; what ``apply_chance`` checks outside
+        ``jit``."""
+        inputs.check_outcome_call(self, state, outcome, single=False)
 
     # ---- pgx's API ---------------------------------------------------------------------
     def init(self, key: Array) -> State:
@@ -157,7 +206,8 @@ class JaxEnv:
 
     def step(self, state: State, action: Array, key: Array) -> State:
         """``action`` by the player to move, then the chance events it causes, sampled with
-        ``key``; ``rewards`` cover all of them."""
+        ``key``; ``rewards`` cover all of them. Bad input: see the module docstring."""
+        inputs.check_action_call(self, state, action, "step")
         return self._guarded(
             state, action, lambda x, a: self._resolve_x(self._apply_action_x(x, a), key)
         )
@@ -178,26 +228,34 @@ class JaxEnv:
 
     # ---- plumbing ------------------------------------------------------------------------
     def _guarded(self, state: State, action: Array, apply: Any) -> State:
-        """Apply ``apply(x, action)`` at a player node; penalise an illegal action; leave a
-        finished game as it is, with zero rewards."""
+        """Apply ``apply(x, action)`` at a player node. An illegal or out-of-range action
+        ends the game with -1 for its player; an action at a chance node, or in a state
+        whose ``current_player`` is no seat, ends it with zero rewards (there is no mover
+        to blame). A finished game is left as it is, with zero rewards."""
         action = jnp.asarray(action, jnp.int32)
-        in_range = (action >= 0) & (action < self.num_actions)
-        legal = in_range & state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
-        legal = legal & (state.current_player >= 0)
-        x = apply(state._x, jnp.clip(action, 0, self.num_actions - 1))
-        moved = self._wrap(
-            x, state.current_player, self._rewards(state._x, x), state._step_count + 1
+        index = jnp.clip(action, 0, self.num_actions - 1)
+        player = state.current_player
+        at_seat = (player >= 0) & (player < self.num_players) & ~state.is_chance
+        legal = at_seat & (action >= 0) & (action < self.num_actions)
+        legal = legal & state.legal_action_mask[index]
+        x = apply(state._x, index)
+        blamed = jnp.arange(self.num_players) == jnp.where(at_seat, player, -1)
+        penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
+        out = self._moved_or_ended(
+            state, legal, x, self._rewards(state._x, x), penalty, state._step_count + 1
         )
-        seat = jnp.clip(state.current_player, 0, self.num_players - 1)
-        penalised = state.replace(
-            rewards=self._zero_rewards().at[seat].set(-1.0),
-            terminated=jnp.bool_(True),
-            legal_action_mask=jnp.ones_like(state.legal_action_mask),
-            _step_count=state._step_count + 1,
-        )
-        finished = state.replace(rewards=self._zero_rewards())
-        out = _select(legal, moved, penalised)
-        return _select(state.terminated, finished, out)
+        return _select(state.terminated, state.replace(rewards=self._zero_rewards()), out)
+
+    def _moved_or_ended(
+        self, state: State, ok: Array, x: Any, rewards: Array, penalty: Array, steps: Array
+    ) -> State:
+        """The state of ``x`` (reached from ``state`` with ``rewards``) where ``ok``; else
+        ``state``'s position, the game ended with ``penalty``. One observation either way,
+        of a seat: the mover's (seat 0 at a chance node or for a seat out of range)."""
+        player = state.current_player
+        seat = jnp.where((player >= 0) & (player < self.num_players), player, 0)
+        kept = _select(ok, x, state._x)
+        return self._wrap(x, seat, jnp.where(ok, rewards, penalty), steps, ended=~ok, kept=kept)
 
     def _resolve_x(self, x: Any, key: Array) -> Any:
         if not self.spec.has_chance:
@@ -213,10 +271,23 @@ class JaxEnv:
 
         return jax.lax.while_loop(pending, resolve_one, (x, key))[0]
 
-    def _wrap(self, x: Any, previous_player: Array, rewards: Array, step_count: Array) -> State:
+    def _wrap(
+        self,
+        x: Any,
+        previous_player: Array,
+        rewards: Array,
+        step_count: Array,
+        ended: Array | bool = False,
+        kept: Any = None,
+    ) -> State:
         """The public :class:`State` of ``x``; ``previous_player`` is the seat whose view a
-        chance node or a finished game shows."""
-        player = self._player(x)
+        chance node or a finished game shows. ``ended``: the game is over whatever ``x``
+        says (bad input ended it) and ``previous_player`` is its seat. ``kept``: the
+        arrays the state holds and observes, where they are not ``x`` (the position before
+        the bad input); the player and mask are read from ``x`` either way, so that
+        compiled code computes them once, shared with the rewards."""
+        kept = x if kept is None else kept
+        player = jnp.where(ended, TERMINAL, self._player(x))
         terminated = player == TERMINAL
         is_chance = player == CHANCE
         seat = jnp.where(player >= 0, player, jnp.maximum(previous_player, 0)).astype(jnp.int32)
@@ -227,14 +298,14 @@ class JaxEnv:
         )
         return State(
             current_player=jnp.where(is_chance, jnp.int32(CHANCE), seat),
-            observation=self._observe(x, seat),
+            observation=self._observe(kept, seat),
             legal_action_mask=mask,
             rewards=rewards.astype(jnp.float32),
             terminated=terminated,
             truncated=jnp.bool_(False),
             is_chance=is_chance,
             _step_count=jnp.asarray(step_count, jnp.int32),
-            _x=x,
+            _x=kept,
         )
 
     def _zero_rewards(self) -> Array:
