@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 from moon_agents.checkpoint import save_checkpoint
 from moon_agents.training.build import build_model, build_vec_env, seed_everything
@@ -77,16 +78,23 @@ __all__ = [  # the entry point and, for existing imports, the helpers of the mod
 # ---- the entry point ----------------------------------------------------------------------
 
 
-def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult:
+def train(
+    config: ExperimentConfig, progress: bool | None = None, resume: str | Path | None = None
+) -> TrainResult:
     """Run the experiment ``config`` and write its run folder; see the module docstring.
 
     ``progress``: ``True`` draws the progress bar on stderr, ``False`` none; ``None`` (the
     default) honours ``output.progress_bar`` on a terminal only
-    (:func:`moon_agents.progress.resolve`).
+    (:func:`moon_agents.progress.resolve`). ``resume``: a run folder written with
+    ``config`` (budget fields aside) to continue from its last resume point instead of
+    starting a new folder (:mod:`moon_agents.training.resume`; the RLlib back-end has no
+    resume).
     """
     # -- RLlib back-end: `algorithm: rllib-ppo` configs train on Ray
     # (agents/training/rllib/train.py)
     if config.algorithm.name == "rllib-ppo":
+        if resume is not None:
+            raise ConfigError("--resume: the rllib-ppo trainer cannot resume a run folder")
         from moon_agents.training.rllib.train import train_rllib
 
         return train_rllib(config, progress)
@@ -94,7 +102,7 @@ def train(config: ExperimentConfig, progress: bool | None = None) -> TrainResult
     if config.algorithm.name in ("alphazero", "jax_ppo"):
         from moon_agents.training.jax.run import train_jax
 
-        return train_jax(config, progress)
+        return train_jax(config, progress, resume)
     # --
     try:
         import sb3_contrib  # noqa: F401
