@@ -49,15 +49,21 @@ import json
 import time
 from pathlib import Path
 
+import yaml
+
 from moon_agents.checkpoint import save_checkpoint
+from moon_agents.training import sb3_resume
 from moon_agents.training.build import build_model, build_vec_env, seed_everything
 from moon_agents.training.callback import _make_callback_class
-from moon_agents.training.config import ExperimentConfig, save_config
+from moon_agents.training.config import ExperimentConfig
+from moon_agents.training.resume import check_resumable
 from moon_agents.training.run_folder import (
     TrainResult,
+    atomic_path,
     make_run_dir,
     package_versions,
     plot_learning_curve,
+    write_atomic,
     write_metrics,
 )
 from moon_envs.core.game import ConfigError
@@ -117,27 +123,47 @@ def train(
     # the envs and the opponents first: a refused opponent (say, an unsafe checkpoint)
     # stops the run before its folder is written
     vec_env, fixed = build_vec_env(config, game)
-    run_dir = make_run_dir(config)
-    save_config(config, run_dir / "config.yaml")
-    (run_dir / "versions.json").write_text(json.dumps(package_versions(), indent=2))
-    (run_dir / "seed").write_text(f"{config.seed}\n")
+    if resume is None:
+        run_dir = make_run_dir(config)
+        write_atomic(run_dir / "versions.json", json.dumps(package_versions(), indent=2))
+        write_atomic(run_dir / "seed", f"{config.seed}\n")
+    else:
+        run_dir = check_resumable(resume, config)
+        state = sb3_resume.load_state(run_dir)
+    write_atomic(run_dir / "config.yaml", yaml.safe_dump(config.to_dict(), sort_keys=False))
     tb_dir = run_dir / "tb" if config.output.tensorboard else None
     model = build_model(config, vec_env, tb_dir)
     callback = _make_callback_class()(config, run_dir, fixed, game, progress)
+    callback.vec_env = vec_env
+    resumed_from: list[int] = []
+    if resume is not None:
+        snapshots = sb3_resume.restore(run_dir, state, model, vec_env)
+        callback.restore_fields(state["callback"], snapshots, state["pool"])
+        callback.set_pools(vec_env)
+        resumed_from = [*state["callback"].get("resumed_from", []), model.num_timesteps]
+        write_metrics(callback.metrics, run_dir)  # rows after the checkpoint are dropped
+    callback.resumed_from = resumed_from
 
     budget = config.budget.total_timesteps or 2**62
     start = time.perf_counter()
     interrupted = False
     try:
-        model.learn(total_timesteps=budget, callback=callback, tb_log_name="ppo")
+        model.learn(
+            total_timesteps=max(budget - model.num_timesteps, 0),
+            callback=callback,
+            tb_log_name="ppo",
+            reset_num_timesteps=resume is None,
+        )
     except KeyboardInterrupt:  # Ctrl-C: keep what was learnt, write the run folder
         interrupted = True
         callback.finish()
-    elapsed = time.perf_counter() - start
+    elapsed = callback.elapsed_before + time.perf_counter() - start
 
     model_path = run_dir / "model.zip"
-    save_checkpoint(model, model_path)
+    with atomic_path(model_path) as tmp:
+        save_checkpoint(model, tmp)
     write_metrics(callback.metrics, run_dir)
+    callback.save_resume_state(callback.checkpoint(f"step_{model.num_timesteps}.zip"))
     if config.output.plot:
         try:
             plot_learning_curve(
@@ -156,9 +182,10 @@ def train(
         "final_eval": final,
         "model": str(model_path),
         "interrupted": interrupted,
+        "resumed_from_timesteps": resumed_from,
         "device": str(model.device),
     }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     vec_env.close()
     return TrainResult(
         run_dir=run_dir,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def _config(out: Path, algorithm: str, run_name: str, **budget: Any) -> Any:
             "seed": 4,
             "env": ENV,
             "algorithm": ALGORITHMS[algorithm],
-            "budget": {"total_timesteps": 320, **budget},
+            "budget": {"total_timesteps": 256, **budget},
             "eval": {"every_timesteps": 128, "games": 2, "opponents": ["random"]},
             "export": "last",
             "output": {"dir": str(out), "run_name": run_name, "progress_bar": False, "plot": False},
@@ -59,55 +60,40 @@ def _config(out: Path, algorithm: str, run_name: str, **budget: Any) -> Any:
     )
 
 
-class _Killed(Exception):
-    """Stands for ``kill -9``: the run stops where it is, writing nothing more."""
+def _copy_at(monkeypatch: pytest.MonkeyPatch, step: int, into: Path) -> None:
+    """Copy the run folder as it is once its resume state at ``step`` is written: what a
+    ``kill -9`` right then would leave."""
+    import moon_agents.training.jax.run as run_module
 
+    real = run_module.save_state
 
-def _kill_after(monkeypatch: pytest.MonkeyPatch, trainer_class: Any, iterations: int) -> None:
-    real = trainer_class.iteration
-    calls = {"n": 0}
+    def save_state(run_dir: Path, trainer: Any, loop: dict) -> Path:
+        path = real(run_dir, trainer, loop)
+        if trainer.decisions == step:
+            shutil.copytree(run_dir, into)
+        return path
 
-    def iteration(self: Any) -> dict:
-        calls["n"] += 1
-        if calls["n"] > iterations:
-            raise _Killed
-        return real(self)
-
-    monkeypatch.setattr(trainer_class, "iteration", iteration)
-
-
-def _trainer_class(algorithm: str) -> Any:
-    if algorithm == "alphazero":
-        from moon_agents.training.jax.alphazero import AlphaZero
-
-        return AlphaZero
-    from moon_agents.training.jax.ppo import JaxPPO
-
-    return JaxPPO
+    monkeypatch.setattr(run_module, "save_state", save_state)
 
 
 @pytest.mark.parametrize("algorithm", ["alphazero", "jax_ppo"])
 def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, algorithm: str
 ) -> None:
-    whole = train(_config(tmp_path, algorithm, "whole"), progress=False)
-    expected = (whole.run_dir / "metrics.csv").read_text()
-
-    # killed after 3 iterations of 64 decisions: past the evaluation at 128, before 256
+    killed = tmp_path / "killed"
     with monkeypatch.context() as m:
-        _kill_after(m, _trainer_class(algorithm), 3)
-        with pytest.raises(_Killed):
-            train(_config(tmp_path, algorithm, "killed"), progress=False)
-    run = tmp_path / "killed"
-    assert [r["timesteps"] for r in json.loads((run / "metrics.json").read_text())] == [0, 128]
-    assert not (run / "summary.json").exists()
+        _copy_at(m, 128, killed)
+        whole = train(_config(tmp_path, algorithm, "whole"), progress=False)
+    expected = (whole.run_dir / "metrics.csv").read_text()
+    assert [r["timesteps"] for r in json.loads((killed / "metrics.json").read_text())] == [0, 128]
+    assert not (killed / "summary.json").exists()
 
-    resumed = train(_config(tmp_path, algorithm, "killed"), progress=False, resume=run)
-    assert resumed.run_dir == run and resumed.timesteps == 320
-    assert (run / "metrics.csv").read_text() == expected
-    summary = json.loads((run / "summary.json").read_text())
+    resumed = train(_config(tmp_path, algorithm, "killed"), progress=False, resume=killed)
+    assert resumed.run_dir == killed and resumed.timesteps == 256
+    assert (killed / "metrics.csv").read_text() == expected
+    summary = json.loads((killed / "summary.json").read_text())
     assert summary["resumed_from_timesteps"] == [128]
-    assert not [p for p in run.rglob(".*") if p.name != ".moon-envs-run.json"]  # no temp files
+    assert not [p for p in killed.rglob(".*") if p.name != ".moon-envs-run.json"]  # no temp files
 
 
 def test_ctrl_c_rows_are_dropped_and_a_budget_can_be_extended(
@@ -138,29 +124,38 @@ def test_ctrl_c_rows_are_dropped_and_a_budget_can_be_extended(
 
 
 def test_folders_that_cannot_be_resumed_are_refused_untouched(tmp_path: Path) -> None:
-    run = train(_config(tmp_path, "jax_ppo", "run", total_timesteps=64), progress=False).run_dir
+    from moon_agents.training.config import save_config
+    from moon_agents.training.resume import check_resumable
+    from moon_agents.training.run_folder import make_run_dir, package_versions
+
+    config = _config(tmp_path, "jax_ppo", "run")
+    run = make_run_dir(config)
+    save_config(config, run / "config.yaml")
+    versions = package_versions()
+    (run / "versions.json").write_text(json.dumps(versions))
+    with pytest.raises(ConfigError, match="no resume state"):
+        check_resumable(run, config)
+    (run / "resume").mkdir()
+    (run / "resume" / "state.npz").write_bytes(b"")
+    assert check_resumable(run, config) == run
     before = {p: p.stat().st_mtime_ns for p in run.rglob("*")}
 
-    other = _config(tmp_path, "jax_ppo", "run")
+    other = _config(tmp_path, "jax_ppo", "elsewhere", total_timesteps=10_000)
+    assert check_resumable(run, other) == run  # budget and run name may change
     other.algorithm.learning_rate = 0.5
     with pytest.raises(ConfigError, match=r"algorithm\.learning_rate: folder 0\.001, given 0\.5"):
-        train(other, progress=False, resume=run)
-
-    versions = json.loads((run / "versions.json").read_text())
-    newer = {**versions, "moon-envs": "999.0"}
-    (run / "versions.json").write_text(json.dumps(newer))
+        check_resumable(run, other)
+    (run / "versions.json").write_text(json.dumps({**versions, "moon-envs": "999.0"}))
     with pytest.raises(ConfigError, match=r"moon-envs 999\.0, newer than"):
-        train(_config(tmp_path, "jax_ppo", "run"), progress=False, resume=run)
-    (run / "versions.json").write_text(json.dumps(versions))
-    assert {p: p.stat().st_mtime_ns for p in run.rglob("*") if p.name != "versions.json"} == {
-        p: t for p, t in before.items() if p.name != "versions.json"
-    }
+        check_resumable(run, config)
+    changed = {p: t for p, t in before.items() if p.name != "versions.json"}
+    assert {p: p.stat().st_mtime_ns for p in run.rglob("*") if p.name != "versions.json"} == changed
 
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "config.yaml").write_text("name: x\n")
     with pytest.raises(ConfigError, match="not a run folder"):
-        train(_config(tmp_path, "jax_ppo", "run"), progress=False, resume=mine)
+        check_resumable(mine, config)
     assert sorted(os.listdir(mine)) == ["config.yaml"]
     with pytest.raises(ConfigError, match="missing"):
-        train(_config(tmp_path, "jax_ppo", "run"), progress=False, resume=tmp_path / "nope")
+        check_resumable(tmp_path / "nope", config)
