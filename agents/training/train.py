@@ -27,9 +27,15 @@ A run folder ``<output.dir>/<run name>/`` holds::
     checkpoints/         step_<N>.zip every checkpoints.every_timesteps, snapshot_<N>.zip
     tb/                  TensorBoard logs (tensorboard --logdir <run>/tb)
     model.zip            the final model (agent spec "ppo:<run>/model.zip")
+    resume/              state.json (what --resume continues from: the last checkpoint's
+                         counters, metrics, generators) and pool_<N>.zip, the pool's
+                         snapshots (moon_agents.training.sb3_resume)
 
 Metrics are rewritten after every evaluation, and Ctrl-C stops a run early but still
-saves the model, metrics and plot (``"interrupted": true`` in ``summary.json``).
+saves the model, metrics and plot (``"interrupted": true`` in ``summary.json``). Every
+file is written atomically, so a killed run leaves a consistent folder, and
+``train(config, resume=RUN)`` (``moon-envs train --resume RUN``) continues it from its
+last checkpoint, appending to its metrics (:mod:`moon_agents.training.resume`).
 
 On CPU, the same config and seed give the same metrics: every generator (Python, numpy,
 torch, each env, each opponent) is seeded from ``seed``, torch runs
