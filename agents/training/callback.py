@@ -144,6 +144,7 @@ def _make_callback_class():
             budget = self.cfg.budget.total_timesteps
             rollout = self.cfg.algorithm.n_envs * self.cfg.algorithm.n_steps
             total = None if budget is None else -(-budget // rollout) * rollout
+            self.num_timesteps = self.model.num_timesteps  # a resumed run's, not 0
             self.pbar = progress_bar(self.show, total=total, desc=self.cfg.run_name(), unit="step")
             if self.pbar is not None and self.num_timesteps:
                 self.pbar.update(self.num_timesteps)

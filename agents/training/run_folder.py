@@ -111,12 +111,19 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's file is private; the others' are not
     try:
         yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:

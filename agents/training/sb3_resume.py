@@ -78,6 +78,7 @@ def save_state(run_dir: Path, model: Any, vec_env: Any, callback: Any, checkpoin
         "python_rng": _jsonable(random.getstate()),
         "env_rngs": [env.np_random.bit_generator.state for env in vec_env.envs],
     }
+    (run_dir / "resume").mkdir(exist_ok=True)
     write_atomic(state_path(run_dir, "maskable_ppo"), json.dumps(state))
     named = {rel for _, rel in pool}
     for path in (run_dir / "resume").glob("pool_*.zip"):

@@ -5,6 +5,7 @@ refused and left untouched."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ pytest.importorskip("jax")
 pytest.importorskip("equinox")
 pytest.importorskip("optax")
 
+from moon_agents.cli.main import main
 from moon_agents.training.config import parse_config
 from moon_agents.training.train import train
 from moon_envs.core.game import ConfigError
@@ -88,8 +90,13 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(
     assert [r["timesteps"] for r in json.loads((killed / "metrics.json").read_text())] == [0, 128]
     assert not (killed / "summary.json").exists()
 
-    resumed = train(_config(tmp_path, algorithm, "killed"), progress=False, resume=killed)
-    assert resumed.run_dir == killed and resumed.timesteps == 256
+    if algorithm == "alphazero":
+        resumed = train(_config(tmp_path, algorithm, "killed"), progress=False, resume=killed)
+        assert resumed.run_dir == killed and resumed.timesteps == 256
+    else:  # the command line, with the folder's own config.yaml
+        out = io.StringIO()
+        assert main(["train", "--resume", str(killed), "--no-progress"], stdout=out) == 0
+        assert f"run folder: {killed}" in out.getvalue() and "timesteps: 256" in out.getvalue()
     assert (killed / "metrics.csv").read_text() == expected
     summary = json.loads((killed / "summary.json").read_text())
     assert summary["resumed_from_timesteps"] == [128]
@@ -159,3 +166,20 @@ def test_folders_that_cannot_be_resumed_are_refused_untouched(tmp_path: Path) ->
     assert sorted(os.listdir(mine)) == ["config.yaml"]
     with pytest.raises(ConfigError, match="missing"):
         check_resumable(tmp_path / "nope", config)
+
+
+def test_the_command_line_refuses_bad_resume_requests(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    cases = [
+        (["train"], "give a config file"),
+        (["train", "--resume", str(mine)], "not a run folder"),
+        (["train", "--resume", str(mine), "--seed", "3"], "--seed: a resumed run keeps"),
+        (["train", "--resume", str(mine), "--out", "x"], "--out: a resumed run keeps"),
+    ]
+    for argv, words in cases:
+        assert main(argv, stdout=io.StringIO()) == 2, argv
+        assert words in capsys.readouterr().err, argv
+    assert os.listdir(mine) == []

@@ -99,3 +99,12 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(
     summary = json.loads((killed / "summary.json").read_text())
     assert summary["resumed_from_timesteps"] == [256] and summary["timesteps"] == 512
     assert not [p for p in killed.rglob(".*") if p.name != ".moon-envs-run.json"]  # no temp files
+
+    # resuming a finished run trains nothing and adds no row; a larger budget goes on
+    assert train(config, progress=False, resume=killed).timesteps == 512
+    assert json.loads((killed / "metrics.json").read_text()) == rows
+    longer = train(_config(tmp_path, "killed", total=640), progress=False, resume=killed)
+    assert longer.timesteps == 640
+    steps = [r["timesteps"] for r in json.loads((killed / "metrics.json").read_text())]
+    assert steps == [0, 256, 512, 640]
+    assert "total_timesteps: 640" in (killed / "config.yaml").read_text()
