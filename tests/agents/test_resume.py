@@ -183,3 +183,18 @@ def test_the_command_line_refuses_bad_resume_requests(
         assert main(argv, stdout=io.StringIO()) == 2, argv
         assert words in capsys.readouterr().err, argv
     assert os.listdir(mine) == []
+
+
+def test_run_folder_files_are_replaced_whole_or_not_at_all(tmp_path: Path) -> None:
+    from moon_agents.training.run_folder import atomic_path, write_metrics
+
+    path = tmp_path / "metrics.csv"
+    path.write_text("old rows\n")
+    with pytest.raises(RuntimeError), atomic_path(path) as tmp:
+        tmp.write_text("half of the new rows")
+        raise RuntimeError("killed while writing")
+    assert path.read_text() == "old rows\n"
+    assert sorted(os.listdir(tmp_path)) == ["metrics.csv"]  # the temporary file is gone
+    write_metrics([{"timesteps": 5, "loss": float("nan")}], tmp_path)
+    assert path.read_bytes() == b"timesteps,loss\r\n5,\r\n"
+    assert json.loads((tmp_path / "metrics.json").read_text()) == [{"timesteps": 5, "loss": None}]
