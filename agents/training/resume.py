@@ -16,12 +16,14 @@ is checked here:
   rows it appends may differ from those of an uninterrupted run).
 
 :func:`resume_config` is the config a resumed run uses (the folder's own, with
-overrides), :func:`check_resumable` the whole check.
+overrides), :func:`check_resumable` the whole check. A folder that passes has the
+temporary files of writes a kill cut short removed (:func:`remove_partial_writes`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -119,7 +121,32 @@ def check_resumable(run_dir: str | Path, config: Any) -> Path:
             f"{config.algorithm.name} trainer in {RESUME_DIR}/; it cannot be resumed"
         )
     _check_versions(run)
+    remove_partial_writes(run)
     return run
+
+
+_PARTIAL = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}(?P<suffix>\.[A-Za-z0-9]+)?$")
+
+
+def remove_partial_writes(run: Path) -> list[Path]:
+    """Remove the temporary files that :func:`~moon_agents.training.run_folder.atomic_path`
+    leaves when a run is killed while writing: ``.<file>.<8 characters><suffix>`` beside a
+    file of the run folder (its top, ``checkpoints/`` and ``resume/``); nothing else."""
+    removed = []
+    for folder in (run, run / "checkpoints", run / RESUME_DIR):
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for path in folder.iterdir():
+            m = _PARTIAL.match(path.name)
+            if (
+                m
+                and path.is_file()
+                and not path.is_symlink()
+                and (m["suffix"] or "") == Path(m["name"]).suffix
+            ):
+                path.unlink()
+                removed.append(path)
+    return removed
 
 
 def config_differences(stored: Mapping[str, Any], given: Mapping[str, Any]) -> list[str]:

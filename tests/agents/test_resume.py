@@ -89,6 +89,9 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(
     expected = (whole.run_dir / "metrics.csv").read_text()
     assert [r["timesteps"] for r in json.loads((killed / "metrics.json").read_text())] == [0, 128]
     assert not (killed / "summary.json").exists()
+    # a write that kill -9 cut short leaves its temporary file; a file of the user's stays
+    (killed / "resume" / ".state.npz.k1ll3d_x.npz").write_bytes(b"PK partial")
+    (killed / ".notes.txt").write_text("mine")
 
     if algorithm == "alphazero":
         resumed = train(_config(tmp_path, algorithm, "killed"), progress=False, resume=killed)
@@ -100,7 +103,8 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(
     assert (killed / "metrics.csv").read_text() == expected
     summary = json.loads((killed / "summary.json").read_text())
     assert summary["resumed_from_timesteps"] == [128]
-    assert not [p for p in killed.rglob(".*") if p.name != ".moon-envs-run.json"]  # no temp files
+    left = sorted(p.name for p in killed.rglob(".*"))
+    assert left == [".moon-envs-run.json", ".notes.txt"]  # no temporary file
 
 
 def test_ctrl_c_rows_are_dropped_and_a_budget_can_be_extended(
