@@ -9,6 +9,7 @@
     moon-envs play moonstar_v1 --agents oracle heuristic random --html replay.html --gif g.gif
                                                      (--force replaces existing files)
     moon-envs train configs/jupiter_ppo.yaml [--out runs] [--timesteps 5000] [--seed 1]
+    moon-envs train --resume runs/jupiter_ppo_seed0 [--timesteps 600000]
     moon-envs eval jupiter_v0 --agents greedy ppo:runs/x/model.zip --games 200 --out ev
     moon-envs bench [jupiter_v0 ...] [--seconds 1] [--repeats 3] [--json bench.json]
     moon-envs bench --jax [jupiter_v0 ...] [--seconds 3] [--batches 1,64,1024]
@@ -42,9 +43,9 @@ from moon_agents.cli.evaluate import add_opening_flag, cmd_eval
 from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
 from moon_agents.cli.list_envs import cmd_list
 from moon_agents.cli.play import cmd_play
-from moon_agents.cli.train import cmd_train
 from moon_agents.cli import ranges
 from moon_agents.cli.ranges import WholeNumber
+from moon_agents.cli.train import add_resume_flag, cmd_train
 from moon_agents.cli.usage import UsageError, parse_params, parse_value
 from moon_agents.progress import add_progress_flag
 from moon_envs.core.game import ConfigError
@@ -147,7 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     tr = sub.add_parser("train", help="train MaskablePPO by self-play from a YAML config")
     tr.add_argument(
-        "config", help="YAML config file, or a shipped config's name (moon-envs configs)"
+        "config",
+        nargs="?",
+        help="YAML config file, or a shipped config's name (moon-envs configs); with "
+        "--resume, optional (default: the run folder's config.yaml)",
     )
     tr.add_argument("--out", help="parent folder of the run folder (overrides output.dir)")
     tr.add_argument(
@@ -161,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"overrides seed, {ranges.range_text(ranges.SEEDS)}",
     )
     add_progress_flag(tr, "output.progress_bar, on a terminal only")
+    add_resume_flag(tr)
 
     ev = sub.add_parser("eval", help="tournament between agents: win rates, 95%% CIs, Elo")
     ev.add_argument("env")

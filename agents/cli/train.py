@@ -6,6 +6,11 @@ them; :func:`moon_agents.cli.configs.resolve_config`).
 The progress bar counts timesteps (self-play decisions) with an ETA. ``--progress`` or
 ``--no-progress``, when given, wins; otherwise the config's ``output.progress_bar`` is
 honoured on a terminal only (:func:`moon_agents.progress.resolve`).
+
+``--resume RUN`` continues the run folder ``RUN`` from its last resume point (see
+:mod:`moon_agents.training.resume`), appending to its metrics; its config is the folder's
+``config.yaml`` (or the config given, which must match it but for the budget), and
+``--timesteps`` may extend the budget.
 """
 
 from __future__ import annotations
@@ -15,24 +20,50 @@ import sys
 from typing import Any, TextIO
 
 
+def add_resume_flag(parser: argparse.ArgumentParser) -> None:
+    """The ``--resume RUN`` option of ``moon-envs train``."""
+    parser.add_argument(
+        "--resume",
+        metavar="RUN",
+        help="continue the run folder RUN from its last checkpoint, appending to its "
+        "metrics (--timesteps may extend the budget; docs/training.md, 'Resuming a run')",
+    )
+
+
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from moon_agents.cli.configs import resolve_config
+    from moon_agents.cli.usage import UsageError
     from moon_agents.training.config import load_config
+    from moon_agents.training.resume import resume_config
     from moon_agents.training.train import train
 
-    path, shipped = resolve_config(args.config)
-    if shipped is not None:
-        print(f"using the shipped config {shipped.name} ({path})", file=sys.stderr)
+    resume = getattr(args, "resume", None)
     overrides: dict[str, Any] = {}
-    if args.out is not None:
-        overrides["output.dir"] = args.out
     if args.timesteps is not None:
         overrides["budget.total_timesteps"] = args.timesteps
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    config = load_config(path, overrides)
-    print(f"training {config.name} on {config.env.id} (seed {config.seed})", file=out)
-    result = train(config, progress=args.progress)
+    if resume is not None:
+        for flag, value in (("--out", args.out), ("--seed", args.seed)):
+            if value is not None:
+                raise UsageError(
+                    f"{flag}: a resumed run keeps its folder and seed; allowed with --resume: "
+                    f"--timesteps, --progress/--no-progress"
+                )
+    elif args.config is None:
+        raise UsageError("train: give a config file (or a shipped config's name), or --resume RUN")
+    if args.config is not None:
+        path, shipped = resolve_config(args.config)
+        if shipped is not None:
+            print(f"using the shipped config {shipped.name} ({path})", file=sys.stderr)
+        if args.out is not None:
+            overrides["output.dir"] = args.out
+        if args.seed is not None:
+            overrides["seed"] = args.seed
+        config = load_config(path, overrides)
+    else:
+        config = resume_config(resume, overrides)
+    verb = f"resuming {resume}:" if resume is not None else "training"
+    print(f"{verb} {config.name} on {config.env.id} (seed {config.seed})", file=out)
+    result = train(config, progress=args.progress, resume=resume)
     if result.interrupted:
         print(
             f"training interrupted (Ctrl-C) at {result.timesteps} timesteps; what was learnt "

@@ -19,7 +19,7 @@ import numpy as np
 
 from moon_agents.checkpoint import save_checkpoint
 from moon_agents.progress import progress_bar, resolve
-from moon_agents.training.run_folder import write_metrics
+from moon_agents.training.run_folder import atomic_path, write_metrics
 from moon_agents.training.schema import ExperimentConfig
 
 _TRAIN_STATS = (
@@ -57,6 +57,8 @@ def _make_callback_class():
             self.run_dir = run_dir
             self.fixed = fixed
             self.snapshots: list[Any] = []
+            self.snapshot_files: list[tuple[int, str]] = []  # (step, resume/pool_<step>.zip)
+            self.vec_env: Any = None  # set by the trainer: its envs' generators are saved
             self.metrics: list[dict[str, Any]] = []
             self.train_stats: dict[str, float] = {}
             self.start = time.perf_counter()
@@ -72,14 +74,82 @@ def _make_callback_class():
             self.next_eval = ev if ev > 0 else math.inf
             self.next_ckpt = ck if ck > 0 else math.inf
             self.last_eval_step = -1
+            self.elapsed_before = 0.0  # seconds of the sessions before a resume
+
+        # -- resume (moon_agents.training.sb3_resume)
+        def resume_fields(self) -> dict[str, Any]:
+            """The callback's counters and rows, as JSON data."""
+            return {
+                "episodes": self.episodes,
+                "next_snapshot": self.next_snapshot,
+                "next_eval": self.next_eval,
+                "next_ckpt": self.next_ckpt,
+                "last_eval_step": self.last_eval_step,
+                "schedule_done": len(self.cfg.opponents.schedule) - len(self.schedule),
+                "window": self._window,
+                "train_stats": self.train_stats,
+                "metrics": self.metrics,
+                "elapsed_s": self.elapsed_before + time.perf_counter() - self.start,
+                "resumed_from": getattr(self, "resumed_from", []),
+            }
+
+        def restore_fields(self, fields: dict[str, Any], snapshots: list[Any], pool: list) -> None:
+            """Continue from :meth:`resume_fields` and the pool's snapshot agents."""
+            from moon_agents.training.build import pool_agents
+
+            self.episodes = int(fields["episodes"])
+            self.next_snapshot = float(fields["next_snapshot"])
+            self.next_eval = float(fields["next_eval"])
+            self.next_ckpt = float(fields["next_ckpt"])
+            self.last_eval_step = int(fields["last_eval_step"])
+            done = int(fields["schedule_done"])
+            self.schedule = list(self.cfg.opponents.schedule)[done:]
+            self._window = [tuple(w) for w in fields["window"]]
+            self.train_stats = dict(fields["train_stats"])
+            self.metrics = list(fields["metrics"])
+            self.elapsed_before = float(fields["elapsed_s"])
+            self.snapshots = list(snapshots)
+            self.snapshot_files = [(int(p["step"]), p["file"]) for p in pool]
+            if done:
+                step = self.cfg.opponents.schedule[done - 1]
+                self.fixed = [
+                    pool_agents(self.cfg, self.game, step.pool, i, done)
+                    for i in range(self.cfg.algorithm.n_envs)
+                ]
+            self.resumed = True
+
+        def kept_snapshots(self) -> list[tuple[int, str]]:
+            """The pool's snapshot files: the newest ``max_in_pool``."""
+            return self.snapshot_files[-self.cfg.opponents.snapshots.max_in_pool :]
+
+        def set_pools(self, env: Any) -> None:
+            """Every env's opponents: its fixed pool and the kept snapshots."""
+            keep = self.snapshots[-self.cfg.opponents.snapshots.max_in_pool :]
+            for i, fixed in enumerate(self.fixed):
+                env.env_method("set_opponents", [*fixed, *keep], indices=[i])
+
+        def checkpoint(self, name: str) -> str:
+            """Save the model as ``checkpoints/<name>`` (atomically); its relative path."""
+            with atomic_path(self.run_dir / "checkpoints" / name) as tmp:
+                save_checkpoint(self.model, tmp)
+            return f"checkpoints/{name}"
+
+        def save_resume_state(self, checkpoint: str) -> None:
+            from moon_agents.training.sb3_resume import save_state
+
+            save_state(self.run_dir, self.model, self.vec_env, self, checkpoint)
 
         # -- hooks
         def _on_training_start(self) -> None:
             budget = self.cfg.budget.total_timesteps
             rollout = self.cfg.algorithm.n_envs * self.cfg.algorithm.n_steps
             total = None if budget is None else -(-budget // rollout) * rollout
+            self.num_timesteps = self.model.num_timesteps  # a resumed run's, not 0
             self.pbar = progress_bar(self.show, total=total, desc=self.cfg.run_name(), unit="step")
-            self.evaluate()  # the untrained baseline: row 0 of the learning curve
+            if self.pbar is not None and self.num_timesteps:
+                self.pbar.update(self.num_timesteps)
+            if not getattr(self, "resumed", False):
+                self.evaluate()  # the untrained baseline: row 0 of the learning curve
 
         def _on_rollout_start(self) -> None:
             values = self.model.logger.name_to_value
@@ -108,14 +178,18 @@ def _make_callback_class():
             if t >= self.next_snapshot:
                 self.snapshot()
                 self.next_snapshot += self.cfg.opponents.snapshots.every_timesteps
+            checkpoint = None
             if t >= self.next_ckpt:
-                save_checkpoint(self.model, self.run_dir / "checkpoints" / f"step_{t}.zip")
+                checkpoint = self.checkpoint(f"step_{t}.zip")
                 self.next_ckpt += self.cfg.checkpoints.every_timesteps
             if t >= self.next_eval:
                 self.evaluate()
                 self.next_eval += self.cfg.eval.every_timesteps
+            if checkpoint is not None:  # after this step's evaluation: resume starts here
+                self.save_resume_state(checkpoint)
             minutes = self.cfg.budget.wall_clock_minutes
-            out_of_time = minutes is not None and time.perf_counter() - self.start > 60.0 * minutes
+            spent = self.elapsed_before + time.perf_counter() - self.start
+            out_of_time = minutes is not None and spent > 60.0 * minutes
             return not out_of_time
 
         def _on_training_end(self) -> None:
@@ -133,15 +207,15 @@ def _make_callback_class():
         # -- actions
         def snapshot(self) -> None:
             from moon_agents.policy import PolicyAgent
+            from moon_agents.training.sb3_resume import write_pool_snapshot
 
             t = self.num_timesteps
             agent = PolicyAgent.from_model(self.model, name=f"snapshot_{t}")
             self.snapshots.append(agent)
-            keep = self.snapshots[-self.cfg.opponents.snapshots.max_in_pool :]
-            for i, fixed in enumerate(self.fixed):
-                self.training_env.env_method("set_opponents", [*fixed, *keep], indices=[i])
+            self.snapshot_files.append((t, write_pool_snapshot(self.run_dir, t, agent.policy)))
+            self.set_pools(self.training_env)
             if self.cfg.opponents.snapshots.save:
-                save_checkpoint(self.model, self.run_dir / "checkpoints" / f"snapshot_{t}.zip")
+                self.checkpoint(f"snapshot_{t}.zip")
 
         def next_pool(self) -> None:
             """The schedule's next step: every env's fixed pool is replaced (snapshots stay)."""
@@ -153,9 +227,7 @@ def _make_callback_class():
                 pool_agents(self.cfg, self.game, step.pool, i, stage)
                 for i in range(self.cfg.algorithm.n_envs)
             ]
-            keep = self.snapshots[-self.cfg.opponents.snapshots.max_in_pool :]
-            for i, fixed in enumerate(self.fixed):
-                self.training_env.env_method("set_opponents", [*fixed, *keep], indices=[i])
+            self.set_pools(self.training_env)
 
         def evaluate(self) -> None:
             from moon_agents.evaluation.tournament import eval_columns, evaluate_learner

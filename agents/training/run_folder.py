@@ -6,16 +6,26 @@ and :class:`TrainResult`, what a trainer returns about it.
 ``metrics.csv`` and ``metrics.json`` and :func:`plot_learning_curve` draws
 ``learning_curve.png``; the layout of the whole folder is described in
 :mod:`moon_agents.training.train`.
+
+Every file of a run folder is written atomically (:func:`write_atomic`,
+:func:`atomic_path`): into a temporary file in the same folder, then moved over the old
+one with ``os.replace``, so a run killed at any moment leaves each file either as it was
+or complete.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import math
+import os
 import platform
 import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -93,18 +103,52 @@ def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
 # ---- writers ------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` (same folder, same suffix) for a writer that
+    takes a path; once the block ends without error it replaces ``path`` with
+    ``os.replace``, else it is removed and ``path`` is left as it was."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
+    os.close(fd)
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's file is private; the others' are not
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically (:func:`atomic_path`)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+
+
 def write_metrics(metrics: list[dict[str, Any]], run_dir: Path) -> None:
-    """metrics.csv and metrics.json (NaN written as empty / null)."""
+    """metrics.csv and metrics.json (NaN written as empty / null), each atomically."""
     if not metrics:
         return
     columns = list(dict.fromkeys(k for row in metrics for k in row))
-    with open(run_dir / "metrics.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        w.writeheader()
-        for row in metrics:
-            w.writerow({k: ("" if _isnan(v) else v) for k, v in row.items()})
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, fieldnames=columns)
+    w.writeheader()
+    for row in metrics:
+        w.writerow({k: ("" if _isnan(v) else v) for k, v in row.items()})
+    write_atomic(run_dir / "metrics.csv", text.getvalue())
     clean = [{k: (None if _isnan(v) else v) for k, v in row.items()} for row in metrics]
-    (run_dir / "metrics.json").write_text(json.dumps(clean, indent=1))
+    write_atomic(run_dir / "metrics.json", json.dumps(clean, indent=1))
 
 
 def _isnan(v: Any) -> bool:
@@ -145,5 +189,6 @@ def plot_learning_curve(metrics: list[dict[str, Any]], path: Path, title: str) -
     # beside the axes, never over the curves
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0.0)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=100)
     plt.close(fig)

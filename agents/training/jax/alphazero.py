@@ -68,6 +68,11 @@ def transition(twin: Any, state: Any, nxt: Any) -> tuple[Array, Array]:
 class AlphaZero:
     """The trainer's state and jitted steps for one config and twin."""
 
+    RESUME_TREES = ("params", "opt_state", "key", "states")
+    """The trees a resume state holds (with the replay and ``rng``; see
+    :mod:`moon_agents.training.jax.checkpointing`)."""
+    RESUME_COUNTERS = ("decisions", "updates")
+
     def __init__(self, config: Any, twin: Any) -> None:
         self.cfg = config.algorithm
         self.twin = twin

@@ -103,6 +103,10 @@ def advantages(
 class JaxPPO:
     """The trainer's state and jitted steps for one config and twin."""
 
+    RESUME_TREES = ("params", "opt_state", "key", "games", "pool")
+    """The trees a resume state holds (:mod:`moon_agents.training.jax.checkpointing`)."""
+    RESUME_COUNTERS = ("decisions", "updates", "rollouts", "snapshots")
+
     def __init__(self, config: Any, twin: Any) -> None:
         self.cfg = config.algorithm
         self.shaping = float(config.env.margin_shaping)

@@ -28,43 +28,82 @@ A run folder ``<output.dir>/<run name>/`` holds::
                                 reaching it; never the step-0 network of an init_from
                                 run, which is the file it started from), ``last`` the last
     summary.json                final numbers, wall time, speeds
+    resume/state.npz            what --resume continues from: the trainer's whole state
+                                after the last evaluation (checkpointing.py)
 
-Ctrl-C stops a run early and still writes the model, metrics and plot.
+Ctrl-C stops a run early and still writes the model, metrics and plot. Every file is
+written atomically (a temporary file, then ``os.replace``), so a run killed at any moment
+(even ``kill -9``) leaves a consistent folder that ``moon-envs train --resume RUN``
+continues; on a CPU the resumed run's ``metrics.csv`` rows are those of an uninterrupted
+run.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import time
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from moon_agents.net_agent import NetAgent
 from moon_agents.net_weights import save_net
 from moon_agents.progress import progress_bar, resolve
-from moon_agents.training.config import save_config
+from moon_agents.training.jax.checkpointing import load_state, save_state
 from moon_agents.training.jax.network import net_description
-from moon_agents.training.run_folder import TrainResult, make_run_dir, package_versions
+from moon_agents.training.resume import check_resumable
+from moon_agents.training.run_folder import (
+    TrainResult,
+    atomic_path,
+    make_run_dir,
+    package_versions,
+    write_atomic,
+)
 from moon_agents.training.run_folder import write_metrics as _write_metrics
 
 _VERSIONED = ("jax", "jaxlib", "equinox", "optax", "mctx")
 
 
-def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
+def train_jax(
+    config: Any, progress: bool | None = None, resume: str | Path | None = None
+) -> TrainResult:
     """Run a JAX-trainer experiment and write its run folder (see the module docstring);
-    ``progress`` as in :func:`moon_agents.training.train.train`."""
+    ``progress`` as in :func:`moon_agents.training.train.train`; ``resume``: a run folder
+    of this config to continue from its resume state (docs/training.md, "Resuming a
+    run")."""
     import moon_envs.jax as mj
 
     show = resolve(progress, config.output.progress_bar)
     twin = mj.make(config.env.id, **config.env.params)
     trainer = _trainer(config, twin)
-    run_dir = make_run_dir(config)
-    save_config(config, run_dir / "config.yaml")
-    versions = package_versions(_VERSIONED)
-    (run_dir / "versions.json").write_text(json.dumps(versions, indent=2))
-    (run_dir / "seed").write_text(f"{config.seed}\n")
+    if resume is None:
+        run_dir = make_run_dir(config)
+        write_atomic(run_dir / "versions.json", json.dumps(package_versions(_VERSIONED), indent=2))
+        write_atomic(run_dir / "seed", f"{config.seed}\n")
+        loop: dict[str, Any] = {
+            "metrics": [],
+            "timing": [],
+            "best": [-math.inf, -1],
+            "next_eval": 0,
+            "selfplay_s": 0.0,
+            "learn_s": 0.0,
+            "elapsed_s": 0.0,
+            "stats": {},
+            "resumed_from": [],
+        }
+    else:
+        run_dir = check_resumable(resume, config)
+        loop = load_state(run_dir, trainer)
+        loop["resumed_from"] = [*loop.get("resumed_from", []), trainer.decisions]
+        # rows after the resume point (an interrupted session's) are dropped now
+        _write_metrics(loop["metrics"], run_dir)
+        if loop["timing"]:
+            _write_timing(loop["timing"], run_dir)
+    write_atomic(run_dir / "config.yaml", yaml.safe_dump(config.to_dict(), sort_keys=False))
     description = net_description(config, twin)
     init_from = config.algorithm.init_from
     started = {} if init_from is None else {"init_from": init_from}
@@ -72,21 +111,20 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
     budget = config.budget.total_timesteps or 2**62
     minutes = config.budget.wall_clock_minutes
     every = config.eval.every_timesteps or math.inf
-    metrics: list[dict[str, Any]] = []
-    timing: list[dict[str, Any]] = []
-    best: tuple[float, int] = (-math.inf, -1)
+    metrics: list[dict[str, Any]] = loop["metrics"]
+    timing: list[dict[str, Any]] = loop["timing"]
     bar = _bar(show, config, budget)
-    start = time.perf_counter()
-    selfplay_s = learn_s = 0.0
-    next_eval, stats, interrupted = 0, {}, False
+    if bar is not None and trainer.decisions:
+        bar.update(trainer.decisions)
+    start = time.perf_counter() - loop["elapsed_s"]
+    interrupted = False
 
-    def evaluate() -> None:
-        nonlocal best
+    def evaluate(resumable: bool) -> None:
         arrays = trainer.arrays()
         step = trainer.decisions
         path = run_dir / "checkpoints" / f"step_{step}.npz"
         save_net(path, arrays, {**description, "training": {"decisions": step, **started}})
-        row = {"timesteps": step, "updates": trainer.updates, **stats}
+        row = {"timesteps": step, "updates": trainer.updates, **loop["stats"]}
         results = _evaluate(config, NetAgent(arrays, description, name="learner"))
         for key, (rate, lo, hi) in results.items():
             row[f"eval_{key}_win_rate"] = rate
@@ -94,56 +132,65 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
             row[f"eval_{key}_ci_high"] = hi
         worst = min(rate for rate, _, _ in results.values())
         row["gate_score"] = worst
+        best = loop["best"]
         if worst > best[0] and (step > 0 or init_from is None):  # not the file it started from
-            best = (worst, step)
+            loop["best"] = [worst, step]
         metrics.append(row)
         elapsed = time.perf_counter() - start
         timing.append(
             {
                 "timesteps": step,
                 "wall_s": round(elapsed, 2),
-                "selfplay_decisions_per_s": round(step / max(selfplay_s, 1e-9), 1),
-                "sgd_updates_per_s": round(trainer.updates / max(learn_s, 1e-9), 1),
+                "selfplay_decisions_per_s": round(step / max(loop["selfplay_s"], 1e-9), 1),
+                "sgd_updates_per_s": round(trainer.updates / max(loop["learn_s"], 1e-9), 1),
             }
         )
         _write_metrics(metrics, run_dir)
         _write_timing(timing, run_dir)
+        if resumable:  # the point a later --resume starts from
+            loop["elapsed_s"] = elapsed
+            save_state(run_dir, trainer, loop)
         if bar is not None:
             shown = {k[5:-9]: f"{v:.2f}" for k, v in row.items() if k.endswith("_win_rate")}
             bar.set_postfix(shown, refresh=False)
 
     try:
         while True:
-            if trainer.decisions >= next_eval:
-                evaluate()
-                next_eval += every
+            if trainer.decisions >= loop["next_eval"]:
+                loop["next_eval"] += every
+                evaluate(resumable=True)
             out_of_time = minutes is not None and time.perf_counter() - start > 60.0 * minutes
             if trainer.decisions >= budget or out_of_time:
                 break
             before = trainer.decisions
             stats = trainer.iteration()
-            selfplay_s += stats.pop("selfplay_s")
-            learn_s += stats.pop("learn_s")
+            loop["selfplay_s"] += stats.pop("selfplay_s")
+            loop["learn_s"] += stats.pop("learn_s")
+            loop["stats"] = stats
             if bar is not None:
                 bar.update(trainer.decisions - before)
     except KeyboardInterrupt:
         interrupted = True
     if not metrics or metrics[-1]["timesteps"] != trainer.decisions:
-        evaluate()
+        # an interrupted run's last row is no resume point: --resume starts from the
+        # evaluation before it, so that the rows stay those of an uninterrupted run
+        evaluate(resumable=not interrupted)
     elapsed = time.perf_counter() - start
     if bar is not None:
         bar.close()
 
+    best = loop["best"]
     chosen = best[1] if config.export == "best" and best[1] >= 0 else trainer.decisions
     model_path = run_dir / "model.npz"
     source = run_dir / "checkpoints" / f"step_{chosen}.npz"
-    model_path.write_bytes(source.read_bytes())
+    write_atomic(model_path, source.read_bytes())
     if config.output.plot:
         try:
             plot_curve(metrics, timing, run_dir / "learning_curve.png", config)
         except ImportError:
             pass
     final = {k: v for k, v in metrics[-1].items() if k.startswith("eval_")}
+    selfplay_s, learn_s = loop["selfplay_s"], loop["learn_s"]
     summary = {
         "run_dir": str(run_dir),
         "algorithm": config.algorithm.name,
@@ -160,9 +207,10 @@ def train_jax(config: Any, progress: bool | None = None) -> TrainResult:
         },
         "model": str(model_path),
         "interrupted": interrupted,
+        "resumed_from_timesteps": loop["resumed_from"],
         "device": _device(),
     }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     result = TrainResult(
         run_dir=run_dir,
         model_path=model_path,
@@ -195,10 +243,11 @@ def _evaluate(config: Any, learner: NetAgent) -> dict[str, tuple[float, float, f
 
 
 def _write_timing(rows: list[dict[str, Any]], run_dir: Path) -> None:
-    with open(run_dir / "timing.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+    write_atomic(run_dir / "timing.csv", text.getvalue())
 
 
 def _bar(show: bool | None, config: Any, total: int) -> Any:
@@ -236,7 +285,8 @@ def plot_curve(
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0.0)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=100)
     plt.close(fig)
 
 
