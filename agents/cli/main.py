@@ -164,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=WholeNumber("--seed", ranges.SEEDS),
         help=f"overrides seed, {ranges.range_text(ranges.SEEDS)}",
     )
+    tr.add_argument(
+        "--eval-games",
+        type=WholeNumber("--eval-games", ranges.EVAL_GAMES),
+        help="overrides eval.games, the games per evaluation opponent: a few make a quick "
+        f"trial run, {ranges.range_text(ranges.EVAL_GAMES)}",
+    )
     add_progress_flag(tr, "output.progress_bar, on a terminal only")
     add_resume_flag(tr)
 

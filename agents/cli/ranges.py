@@ -9,7 +9,8 @@ flag                   allowed                          commands
 ``--repeats``          ``1..1000``                      bench
 ``--seconds``          more than 0, at most ``3600``    bench
 ``--batches``          each ``1..1048576``              bench --jax
-``--timesteps``        ``1..1000000000000``             train
+``--timesteps``        ``1..10000000000``               train (the config's own range)
+``--eval-games``       ``1..100000``                    train (the config's own range)
 ``--width``            ``20..1000``                     play
 ``--gif-ms``           ``20..10000``                    play
 ``--human``            a seat of the game: ``0..N-1``   play
@@ -36,7 +37,8 @@ WORKERS = (1, 256)
 REPEATS = (1, 1000)
 MAX_SECONDS = 3600.0
 BATCHES = (1, 2**20)
-TIMESTEPS = (1, 10**12)
+TIMESTEPS = (1, 10**10)  # budget.total_timesteps's range
+EVAL_GAMES = (1, 100_000)  # eval.games's range
 WIDTHS = (20, 1000)
 
 

@@ -11,6 +11,11 @@ honoured on a terminal only (:func:`moon_agents.progress.resolve`).
 :mod:`moon_agents.training.resume`), appending to its metrics; its config is the folder's
 ``config.yaml`` (or the config given, which must match it but for the budget), and
 ``--timesteps`` may extend the budget.
+
+A trainer works in whole iterations (a rollout, or a round of self-play games), so a
+budget that is not a whole number of them is rounded up, and the command says so before
+it starts. For a quick trial run, ``--timesteps 1 --eval-games 2`` runs one iteration with
+two-game evaluations.
 """
 
 from __future__ import annotations
@@ -41,8 +46,12 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     overrides: dict[str, Any] = {}
     if args.timesteps is not None:
         overrides["budget.total_timesteps"] = args.timesteps
+    eval_games = getattr(args, "eval_games", None)
+    if eval_games is not None:
+        overrides["eval.games"] = eval_games
     if resume is not None:
-        for flag, value in (("--out", args.out), ("--seed", args.seed)):
+        flags = (("--out", args.out), ("--seed", args.seed), ("--eval-games", eval_games))
+        for flag, value in flags:
             if value is not None:
                 raise UsageError(
                     f"{flag}: a resumed run keeps its folder and seed; allowed with --resume: "
@@ -63,6 +72,9 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         config = resume_config(resume, overrides)
     verb = f"resuming {resume}:" if resume is not None else "training"
     print(f"{verb} {config.name} on {config.env.id} (seed {config.seed})", file=out)
+    note = rounding_note(config)
+    if note:
+        print(note, file=out)
     result = train(config, progress=args.progress, resume=resume)
     if result.interrupted:
         print(
@@ -71,11 +83,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
             file=out,
         )
     print(f"run folder: {result.run_dir}  (device: {result.device})", file=out)
-    print(
-        f"timesteps: {result.timesteps}  snapshots: {result.snapshots}  "
-        f"wall time: {result.elapsed_s:.1f} s",
-        file=out,
-    )
+    pool = "" if result.snapshots is None else f"  snapshots: {result.snapshots}"
+    print(f"timesteps: {result.timesteps}{pool}  wall time: {result.elapsed_s:.1f} s", file=out)
     for key, value in result.final_eval.items():
         if key.endswith("_win_rate"):
             stem = key[: -len("_win_rate")]
@@ -84,3 +93,29 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     spec = getattr(result, "agent_spec", f"ppo:{result.model_path}")  # rllib: runs differ
     print(f"model: {result.model_path}  (agent spec {spec})", file=out)
     return 0
+
+
+def iteration_size(config: Any) -> tuple[int, str] | None:
+    """The decisions one iteration of ``config``'s trainer takes, and how they are made up;
+    None where iterations vary (RLlib's)."""
+    a = config.algorithm
+    if a.name == "maskable_ppo":
+        return a.n_envs * a.n_steps, f"n_envs {a.n_envs} x n_steps {a.n_steps}"
+    if a.name == "alphazero":
+        return a.games * a.unroll, f"games {a.games} x unroll {a.unroll}"
+    if a.name == "jax_ppo":
+        return a.num_envs * a.num_steps, f"num_envs {a.num_envs} x num_steps {a.num_steps}"
+    return None
+
+
+def rounding_note(config: Any) -> str | None:
+    """The line saying that ``budget.total_timesteps`` is rounded up to whole iterations,
+    or None when it is a whole number of them (or there is no timestep budget)."""
+    total, size = config.budget.total_timesteps, iteration_size(config)
+    if total is None or size is None or total % size[0] == 0:
+        return None
+    rounded = -(-total // size[0]) * size[0]
+    return (
+        f"note: budget.total_timesteps {total:,} is rounded up to {rounded:,}: the trainer "
+        f"works in whole iterations of {size[0]:,} decisions ({size[1]})"
+    )

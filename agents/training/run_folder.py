@@ -59,7 +59,7 @@ class TrainResult:
     metrics: list[dict[str, Any]]
     timesteps: int
     elapsed_s: float
-    snapshots: int = 0
+    snapshots: int | None = 0  # None: the trainer keeps no snapshot pool (alphazero)
     final_eval: dict[str, float] = field(default_factory=dict)
     interrupted: bool = False
     device: str = "cpu"

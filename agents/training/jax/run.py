@@ -52,7 +52,7 @@ import yaml
 
 from moon_agents.net_agent import NetAgent
 from moon_agents.net_weights import save_net
-from moon_agents.progress import progress_bar, resolve
+from moon_agents.progress import advance, progress_bar, resolve
 from moon_agents.training.jax.checkpointing import load_state, save_state
 from moon_agents.training.jax.network import net_description
 from moon_agents.training.resume import check_resumable
@@ -151,8 +151,7 @@ def train_jax(
             loop["elapsed_s"] = elapsed
             save_state(run_dir, trainer, loop)
         if bar is not None:
-            shown = {k[5:-9]: f"{v:.2f}" for k, v in row.items() if k.endswith("_win_rate")}
-            bar.set_postfix(shown, refresh=False)
+            bar.set_postfix(bar_labels(row), refresh=False)
 
     try:
         while True:
@@ -162,13 +161,12 @@ def train_jax(
             out_of_time = minutes is not None and time.perf_counter() - start > 60.0 * minutes
             if trainer.decisions >= budget or out_of_time:
                 break
-            before = trainer.decisions
             stats = trainer.iteration()
             loop["selfplay_s"] += stats.pop("selfplay_s")
             loop["learn_s"] += stats.pop("learn_s")
             loop["stats"] = stats
             if bar is not None:
-                bar.update(trainer.decisions - before)
+                advance(bar, trainer.decisions)
     except KeyboardInterrupt:
         interrupted = True
     if not metrics or metrics[-1]["timesteps"] != trainer.decisions:
@@ -217,7 +215,7 @@ def train_jax(
         metrics=metrics,
         timesteps=trainer.decisions,
         elapsed_s=elapsed,
-        snapshots=int(getattr(trainer, "snapshots", 0)),  # jax_ppo's pool; alphazero has none
+        snapshots=getattr(trainer, "snapshots", None),  # jax_ppo's pool; alphazero has none
         final_eval=final,
         interrupted=interrupted,
         device=_device(),
@@ -248,6 +246,17 @@ def _write_timing(rows: list[dict[str, Any]], run_dir: Path) -> None:
     w.writeheader()
     w.writerows(rows)
     write_atomic(run_dir / "timing.csv", text.getvalue())
+
+
+def bar_labels(row: dict[str, Any]) -> dict[str, str]:
+    """A metrics row's win rates as the bar shows them: ``eval_greedy_win_rate`` as
+    ``greedy``, ``learner_win_rate`` (jax_ppo's pool games) as ``learner``."""
+    shown = {}
+    for key, value in row.items():
+        if key.endswith("_win_rate"):
+            label = key[: -len("_win_rate")]
+            shown[label.removeprefix("eval_")] = f"{value:.2f}"
+    return shown
 
 
 def _bar(show: bool | None, config: Any, total: int) -> Any:
