@@ -72,6 +72,7 @@ from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
 from moon_envs.core.snapshot import quote
 from moon_envs.integrations.open_spiel_infostate import (
     SeatHistories,
+    declares_tensor,
     make_info_state_observer,
     resample_from_infostate,
 )
@@ -223,7 +224,7 @@ def _game_type(env_id: str, game: Game) -> Any:
         max_num_players=s.num_players,
         min_num_players=s.num_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=s.hidden_information,
+        provides_information_state_tensor=s.hidden_information and declares_tensor(game),
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameter_spec(env_id),

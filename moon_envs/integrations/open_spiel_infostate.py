@@ -24,7 +24,8 @@ action (``State.action_to_public_string``: a sealed choice shows only that it wa
 made). Chance outcomes leave no line of their own: what the seat learns of them is in
 its next observation. The string is lossless.
 
-**Tensor**: ``max_rows`` rows of ``observation + one-hot own action``: a row for each
+**Tensor**: ``max_rows`` rows of an observation and a one-hot own action (stored as two
+blocks, every row's observation, then every row's action): a row for each
 observation the seat saw (consecutive equal ones kept once), holding the action the
 seat took while it was current (all zero if none); a seat acting twice on one
 observation starts a second row with it. Unused rows are zero. The tensor therefore
@@ -35,7 +36,10 @@ Its size is fixed per game config: ``max_rows`` is, by default,
 :data:`TENSOR_BUDGET` floats, whichever is smaller (:func:`default_max_rows`); the
 observer parameter ``{"max_rows": r}`` (1..:data:`MAX_ROWS`) sets it. A history with
 more rows than that raises a ``ValueError`` naming ``max_rows`` rather than dropping
-any.
+any. The game type declares the tensor (``provides_information_state_tensor``, and
+with it ``information_state_tensor_shape``) for the configs whose default tensor holds
+at most :data:`DECLARED_BUDGET` floats (short games, e.g. Star Master with
+``max_turns=10``); for the others ``make_py_observer`` still gives it.
 
 :func:`resample_from_infostate` gives ISMCTS its determinisations through the game's
 own ``State.resample``, which draws a position consistent with the seat's current
@@ -53,7 +57,11 @@ import numpy as np
 from moon_envs.core.game import ConfigError, State
 
 TENSOR_BUDGET = 1 << 22
-"""Floats in an information-state tensor by default (16 MiB of float32)."""
+"""Floats in an information-state tensor by default at most (16 MiB of float32)."""
+DECLARED_BUDGET = 1 << 16
+"""The game type declares the tensor (``provides_information_state_tensor``) when its
+default size is at most this many floats: OpenSpiel's tools (``random_sim_test``) then
+read it at every state, which a larger one makes slow (0.5 s a read at 634,304 floats)."""
 MAX_ROWS = 1 << 20
 """The largest ``max_rows`` an observer accepts."""
 
@@ -180,11 +188,20 @@ def default_max_rows(game: Any) -> int:
     return max(1, min(2 * spec.max_game_length + 2, TENSOR_BUDGET // row, MAX_ROWS))
 
 
+def declares_tensor(game: Any) -> bool:
+    """Whether ``game``'s OpenSpiel type declares the information-state tensor: its
+    default size (:func:`default_max_rows` rows) is at most :data:`DECLARED_BUDGET`."""
+    spec = game.spec
+    row = int(np.prod(spec.observation_shape)) + spec.num_actions
+    return default_max_rows(game) * row <= DECLARED_BUDGET
+
+
 class InfoStateObserver:
     """OpenSpiel observer of a seat's perfect-recall information state: ``tensor`` (flat,
-    ``max_rows * (observation size + num_actions)`` floats) and ``dict`` with its views
-    ``"observations"`` ``(max_rows, observation size)`` and ``"actions"``
-    ``(max_rows, num_actions)``; ``string_from`` the string (module docstring)."""
+    ``max_rows * (observation size + num_actions)`` floats) and ``dict`` with its two
+    consecutive blocks: ``"observations"`` ``(max_rows, observation size)``, then
+    ``"actions"`` ``(max_rows, num_actions)`` (row ``i`` of each is the history's row
+    ``i``); ``string_from`` the string (module docstring)."""
 
     def __init__(self, game: Any, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -201,8 +218,11 @@ class InfoStateObserver:
         obs_size = int(np.prod(spec.observation_shape))
         self.max_rows = int(max_rows)
         self.tensor = np.zeros(self.max_rows * (obs_size + spec.num_actions), np.float32)
-        table = self.tensor.reshape(self.max_rows, obs_size + spec.num_actions)
-        self.dict = {"observations": table[:, :obs_size], "actions": table[:, obs_size:]}
+        split = self.max_rows * obs_size  # the dict's views, in order, tile the tensor
+        self.dict = {
+            "observations": self.tensor[:split].reshape(self.max_rows, obs_size),
+            "actions": self.tensor[split:].reshape(self.max_rows, spec.num_actions),
+        }
         self._filled = 0  # rows written by the last set_from
 
     def set_from(self, state: Any, player: int) -> None:
