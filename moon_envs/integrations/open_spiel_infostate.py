@@ -68,16 +68,18 @@ MAX_ROWS = 1 << 20
 
 class _SeatRecord:
     """One seat's history: ``events`` (an observation array when the seat's observation
-    changed, a string for an action it saw; rendered only when the string is asked
-    for), and tensor rows ``(observation, action)`` (``action`` -1 until the seat acts
-    on that observation)."""
+    changed, a string for an action it saw), ``lines`` (the events rendered so far, for
+    the string; the rest are rendered when it is next asked for), and tensor rows
+    ``(observation, action)`` (``action`` -1 until the seat acts on that observation)."""
 
-    __slots__ = ("events", "last_obs", "rows")
+    __slots__ = ("events", "last_obs", "lines", "lines_obs", "rows")
 
     def __init__(self, obs: np.ndarray) -> None:
         self.events: list[np.ndarray | str] = [obs]
         self.rows: list[tuple[np.ndarray, int]] = [(obs, -1)]
         self.last_obs = obs
+        self.lines: list[str] = []
+        self.lines_obs = np.zeros_like(obs)  # the last observation among the rendered
 
     def saw(self, obs: np.ndarray) -> None:
         if not np.array_equal(obs, self.last_obs):
@@ -94,18 +96,18 @@ class _SeatRecord:
             self.rows.append((obs, action))
 
     def string(self) -> str:
-        lines, before = [], np.zeros_like(self.last_obs)
-        for event in self.events:
+        for event in self.events[len(self.lines) :]:
             if isinstance(event, str):
-                lines.append(event)
+                self.lines.append(event)
             else:
-                lines.append(_obs_line(before, event))
-                before = event
-        return "\n".join(lines)
+                self.lines.append(_obs_line(self.lines_obs, event))
+                self.lines_obs = event
+        return "\n".join(self.lines)
 
     def copy(self) -> _SeatRecord:
         out = _SeatRecord.__new__(_SeatRecord)
-        out.events, out.rows, out.last_obs = list(self.events), list(self.rows), self.last_obs
+        out.events, out.rows, out.lines = list(self.events), list(self.rows), list(self.lines)
+        out.last_obs, out.lines_obs = self.last_obs, self.lines_obs
         return out
 
 
