@@ -35,7 +35,8 @@ Mapping:
 * **Observer**: the observation tensor is ``State.observation(player)`` and the
   observation string ``State.to_string(player)`` (what that seat may know). Information
   states (perfect recall) are given for perfect-information games through OpenSpiel's
-  ``IIGObserverForPublicInfoGame``.
+  ``IIGObserverForPublicInfoGame``, and for the games that hide information (string and
+  tensor) by :mod:`moon_envs.integrations.open_spiel_infostate`.
 
 **Shimmy** (``pip install shimmy``) turns an OpenSpiel game into a PettingZoo env. Its
 ``OpenSpielCompatibilityV0`` reloads the game on every ``reset()`` from
@@ -69,6 +70,12 @@ import pyspiel
 import moon_envs
 from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
 from moon_envs.core.snapshot import quote
+from moon_envs.integrations.open_spiel_infostate import (
+    SeatHistories,
+    declares_tensor,
+    make_info_state_observer,
+    resample_from_infostate,
+)
 
 PREFIX = "moon_envs_"
 _SCALARS = (bool, int, float, str)
@@ -216,8 +223,8 @@ def _game_type(env_id: str, game: Game) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=s.num_players,
         min_num_players=s.num_players,
-        provides_information_state_string=not s.hidden_information,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=s.hidden_information and declares_tensor(game),
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameter_spec(env_id),
@@ -258,10 +265,7 @@ def _game_class(env_id: str) -> type:
             if iig_obs_type is None or not iig_obs_type.perfect_recall:
                 return MoonObserver(self.moon_game)
             if self.moon_game.spec.hidden_information:
-                raise ValueError(
-                    f"{env_id} hides information; only observations (no perfect recall) "
-                    "are provided"
-                )
+                return make_info_state_observer(self.moon_game, iig_obs_type, params)
             from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
             return IIGObserverForPublicInfoGame(iig_obs_type, params)
@@ -323,6 +327,9 @@ class MoonSpielState(pyspiel.State):
     def __init__(self, game: Any, moon_state: Any) -> None:
         super().__init__(game)
         self.moon_state = moon_state
+        # each seat's perfect-recall history, where the game hides information
+        hidden = moon_state.game.spec.hidden_information
+        self.seat_histories = SeatHistories(moon_state) if hidden else None
 
     def current_player(self) -> int:
         p = self.moon_state.current_player()
@@ -339,7 +346,16 @@ class MoonSpielState(pyspiel.State):
         return [(int(o), float(p)) for o, p in self.moon_state.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
-        self.moon_state.apply_action(int(action))
+        histories, a = self.seat_histories, int(action)
+        shown = None if histories is None else SeatHistories.shown(self.moon_state, a)
+        self.moon_state.apply_action(a)
+        if histories is not None:
+            histories.record(self.moon_state, shown)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> Any:
+        """A state ``player_id`` cannot tell from this one (ISMCTS's determinisation; see
+        :func:`~moon_envs.integrations.open_spiel_infostate.resample_from_infostate`)."""
+        return resample_from_infostate(self, player_id, probability_sampler)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
