@@ -111,10 +111,10 @@ def test_train_by_name_runs_the_shipped_config(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     pytest.importorskip("sb3_contrib")
-    argv = ["train", "moonwakers_ppo", "--out", str(tmp_path), "--timesteps", "0"]
-    code, _ = run(argv)  # 0 timesteps is refused: the config was found and validated
+    argv = ["train", "moonwakers_ppo", "--out", "runs\x01"]
+    code, _ = run(argv)  # a control character is refused: the config was found and validated
     err = capsys.readouterr().err
     assert code == 2
     assert "using the shipped config moonwakers_ppo" in err
     assert "moonwakers_ppo.yaml: 1 invalid field(s)" in err
-    assert "budget.total_timesteps" in err
+    assert "output.dir" in err and "control characters" in err
