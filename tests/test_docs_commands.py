@@ -21,6 +21,7 @@ shrunk, the same command with smaller budgets:
   trainer's: 32 decisions of 4 games, 2 evaluation games against its first opponent);
   ``ppo:runs/NAME_seedS/model.zip`` (or ``az:...model.npz``) in a later command is the
   model such a shrunk run of ``configs/NAME.yaml`` wrote;
+* ``exploit``: ``--decisions 8192`` (one rollout) and ``--games 2``;
 * ``play --human SEAT``: the person types numbers 0, 1, 2, ... until the game ends;
 * output files (``--out``, ``--gif``, ``--html``, ``--to``) go to a temporary folder;
 * ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
@@ -166,6 +167,15 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
                 out += [flag, value]
         if "--out" not in out:  # the default folder is ladders/ENV in the working directory
             out += ["--out", str(tmp / "files" / "ladder")]
+        out.append("--no-progress")
+    if command == "exploit":
+        for flag, value in (("--decisions", "8192"), ("--games", "2")):
+            if flag in out:
+                out[out.index(flag) + 1] = value
+            else:
+                out += [flag, value]
+        if "--out" not in out:  # the default folder is runs/ in the working directory
+            out += ["--out", str(tmp / "files" / "runs")]
         out.append("--no-progress")
     if command == "bench" and "--jax" in out:  # compiles are the cost: one twin, one batch
         if not any(a.endswith(("_v0", "_v1")) for a in out):

@@ -15,6 +15,8 @@
     moon-envs bench --jax [jupiter_v0 ...] [--seconds 3] [--batches 1,64,1024]
     moon-envs ladder jupiter_v0 [--games 500] [--workers 2] [--out docs/ladder/jupiter_v0]
     moon-envs configs                                the shipped configs (train one by name)
+    moon-envs exploit jupiter_v0 --agent trained [--decisions 524288] [--games 200]
+                                                     a best response's win rate against it
     moon-envs configs jupiter_ppo [--to my.yaml] [--force]     copy one out to edit
 
 ``--agents`` names one agent per seat in ``play`` and ``eval``: their number is the player
@@ -40,6 +42,7 @@ from typing import TextIO
 from moon_agents.cli.bench import add_bench_parser, cmd_bench
 from moon_agents.cli.configs import add_configs_parser, cmd_configs
 from moon_agents.cli.evaluate import add_opening_flag, cmd_eval
+from moon_agents.cli.exploit import add_exploit_parser, cmd_exploit
 from moon_agents.cli.ladder import add_ladder_parser, cmd_ladder
 from moon_agents.cli.list_envs import cmd_list
 from moon_agents.cli.play import cmd_play
@@ -55,6 +58,7 @@ __all__ = [  # the entry point and, for existing imports, the subcommands and he
     "build_parser",
     "cmd_bench",
     "cmd_eval",
+    "cmd_exploit",
     "cmd_ladder",
     "cmd_list",
     "cmd_play",
@@ -203,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_parser(sub)
     add_ladder_parser(sub)
     add_configs_parser(sub)
+    add_exploit_parser(sub)
     return p
 
 
@@ -220,6 +225,7 @@ def main(
         "bench": lambda a: cmd_bench(a, out),
         "ladder": lambda a: cmd_ladder(a, out),
         "configs": lambda a: cmd_configs(a, out),
+        "exploit": lambda a: cmd_exploit(a, out),
     }
     try:
         args = build_parser().parse_args(argv)

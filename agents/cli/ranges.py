@@ -3,14 +3,15 @@
 =====================  ===============================  ==========================================
 flag                   allowed                          commands
 =====================  ===============================  ==========================================
-``--seed``             ``0..2147483647``                play, eval, ladder, bench, train
-``--games``            ``1..1000000``                   eval (games), ladder (games per pairing)
+``--seed``             ``0..2147483647``                play, eval, ladder, bench, train, exploit
+``--games``            ``1..1000000``                   eval, exploit (games), ladder (per pairing)
 ``--workers``          ``1..256``                       ladder
 ``--repeats``          ``1..1000``                      bench
 ``--seconds``          more than 0, at most ``3600``    bench
 ``--batches``          each ``1..1048576``              bench --jax
 ``--timesteps``        ``1..10000000000``               train (the config's own range)
 ``--eval-games``       ``1..100000``                    train (the config's own range)
+``--decisions``        ``8192..100000000``              exploit (one rollout .. 100 M)
 ``--width``            ``20..1000``                     play
 ``--gif-ms``           ``20..10000``                    play
 ``--human``            a seat of the game: ``0..N-1``   play
@@ -40,6 +41,7 @@ BATCHES = (1, 2**20)
 TIMESTEPS = (1, 10**10)  # budget.total_timesteps's range
 EVAL_GAMES = (1, 100_000)  # eval.games's range
 WIDTHS = (20, 1000)
+DECISIONS = (8_192, 100_000_000)  # moon_agents.training.jax.exploit.DECISIONS
 
 
 def range_text(bounds: tuple[int, int]) -> str:

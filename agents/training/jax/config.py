@@ -124,6 +124,20 @@ class JaxPPOConfig(_NetworkFields):
         description="share of the other envs whose opponent is the game's heuristic on the "
         "twin instead of a snapshot (games that have one: moon_harvesters_v0)",
     )
+    opponent_net: str | None = Field(
+        None,
+        min_length=1,
+        max_length=4096,
+        description="a network file (.npz, relative to the current directory; same env and "
+        "parameters, any architecture) that is the only opponent: it fills the pool's one "
+        "slot for the whole run and no snapshot replaces it; needs pool_size 1, "
+        "self_play_fraction 0 and heuristic_fraction 0; null: the self-play pool",
+    )
+    opponent_argmax: bool = Field(
+        False,
+        description="with opponent_net: the frozen network plays its most probable legal "
+        "action, as the az: agent does in the Python env, instead of a sample of its policy",
+    )
     heuristic_learner_seat: int | None = Field(
         None,
         ge=0,
@@ -145,6 +159,26 @@ class JaxPPOConfig(_NetworkFields):
                 f"pool_keep_initial: needs a slot for the snapshots beside the starting "
                 f"network; allowed: pool_size of 2 or more (got {self.pool_size})"
             )
+        if self.opponent_argmax and self.opponent_net is None:
+            raise ValueError("opponent_argmax: only with an opponent_net; allowed: false")
+        if self.opponent_net is not None:
+            wrong = [
+                f"{field} {value}"
+                for field, value, wanted in (
+                    ("pool_size", self.pool_size, 1),
+                    ("self_play_fraction", self.self_play_fraction, 0),
+                    ("heuristic_fraction", self.heuristic_fraction, 0),
+                )
+                if value != wanted
+            ]
+            if self.pool_keep_initial:
+                wrong.append("pool_keep_initial true")
+            if wrong:
+                raise ValueError(
+                    f"opponent_net: the frozen network is the only opponent, got "
+                    f"{', '.join(wrong)}; allowed: pool_size 1, self_play_fraction 0, "
+                    f"heuristic_fraction 0, pool_keep_initial false"
+                )
         return self
 
 
@@ -247,6 +281,10 @@ def twin_problems(env: EnvConfig, algorithm: Any, eval_opponents: list[str]) -> 
             f"env.params.num_players: the {name} trainer plays two-player games; got "
             f"{twin.num_players}; allowed: 2"
         )
+    if getattr(algorithm, "opponent_net", None) is not None:
+        from moon_agents.training.jax.network import opponent_net_problems
+
+        problems += opponent_net_problems(algorithm.opponent_net, env.id, twin)
     if hasattr(algorithm, "hidden"):  # a valid section: its network and memory fit
         from moon_agents.training.jax.budget import budget_problems
 

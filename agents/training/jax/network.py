@@ -147,6 +147,45 @@ def initial_net(config: Any, twin: Any, key: Array) -> PolicyValueNet:
     )
 
 
+_SAME_GAME = ("env_id", "game_config", "observation_size", "num_actions")
+"""Description fields that a frozen opponent's file must share with the twin."""
+
+
+def opponent_net_problems(path: str, env_id: str, twin: Any) -> list[str]:
+    """Why network file ``path`` cannot be ``algorithm.opponent_net`` on ``twin`` (one
+    line each), or no lines: it must load and be written for the same env and parameters
+    (its architecture may differ from the learner's)."""
+    try:
+        _, found = load_net(path)
+    except ConfigError as exc:
+        return [f"algorithm.opponent_net: {exc}"]
+    wanted = {
+        "env_id": env_id,
+        "game_config": json.loads(json.dumps(dataclasses.asdict(twin.config))),
+        "observation_size": int(math.prod(twin.observation_shape)),
+        "num_actions": int(twin.num_actions),
+    }
+    return [
+        f"algorithm.opponent_net: {path!r} has {field}={found.get(field)!r}, this config "
+        f"has {field}={wanted[field]!r}; allowed: a network file written for the same "
+        f"{', '.join(_SAME_GAME)}"
+        for field in _SAME_GAME
+        if found.get(field) != wanted[field]
+    ]
+
+
+def opponent_network(path: str) -> PolicyValueNet:
+    """The network of file ``path`` with its own architecture (a frozen opponent)."""
+    arrays, found = load_net(path)
+    return from_arrays(
+        arrays,
+        int(found["observation_size"]),
+        int(found["num_actions"]),
+        list(found["hidden"]),
+        found["activation"],
+    )
+
+
 def _network_file_arrays(path: str, wanted: dict[str, Any]) -> dict[str, np.ndarray]:
     """The arrays of network file ``path``, once its description matches ``wanted``."""
     try:

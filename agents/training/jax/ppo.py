@@ -9,7 +9,10 @@ decisions (a finished game restarts in place), all inside one jitted ``lax.scan`
   holds up to ``pool_size`` past parameter sets stacked on a leading axis (it starts
   with the initial network; every ``snapshot_every`` iterations the current parameters
   join it, replacing the oldest once it is full; a game in progress keeps its slot;
-  ``pool_keep_initial`` keeps the starting network in slot 0 for the whole run). With
+  ``pool_keep_initial`` keeps the starting network in slot 0 for the whole run;
+  ``opponent_net`` fills the one slot with a frozen network file, of any architecture,
+  that no snapshot replaces: a best response to that network; with ``opponent_argmax``
+  it plays its most probable legal action, as the ``az:`` agent does). With
   ``pool_size: 0`` every game is self-play. With ``heuristic_fraction: h``, a share ``h``
   of the games that are not self-play face the game's heuristic running on the twin
   (:func:`moon_agents.zoo.jax_heuristic`) instead of a snapshot: a fixed opponent that
@@ -52,7 +55,13 @@ import numpy as np
 import optax
 
 from moon_agents.training.jax.alphazero import NEG, select_games
-from moon_agents.training.jax.network import PolicyValueNet, batched, initial_net, to_arrays
+from moon_agents.training.jax.network import (
+    PolicyValueNet,
+    batched,
+    initial_net,
+    opponent_network,
+    to_arrays,
+)
 
 Array = jax.Array
 
@@ -132,7 +141,13 @@ class JaxPPO:
 
             self.heuristic = jax_heuristic(twin.spec.name, twin)
         slots = max(a.pool_size, 1)
-        self.pool = jax.tree.map(lambda p: jnp.stack([p] * slots), self.params)
+        self.opponent_static = self.static
+        first = self.params
+        if a.opponent_net is not None:  # a frozen network, the only opponent
+            first, self.opponent_static = eqx.partition(
+                opponent_network(a.opponent_net), eqx.is_array
+            )
+        self.pool = jax.tree.map(lambda p: jnp.stack([p] * slots), first)
         self.snapshots = 1
         self.key = jax.random.key(config.seed + 1)
         self.key, init_key = jax.random.split(self.key)
@@ -159,7 +174,10 @@ class JaxPPO:
 
         Every snapshot runs on the whole batch and each game keeps its own row: dense
         matrix products, much faster than gathering a weight set per game."""
-        every = jax.vmap(lambda params: batched(self.net(params), obs)[0])(pool)
+        def logits(params: Any) -> Array:
+            return batched(eqx.combine(params, self.opponent_static), obs)[0]
+
+        every = jax.vmap(logits)(pool)
         return jnp.take_along_axis(every, index[None, :, None], axis=0)[0]
 
     # ---- self-play ------------------------------------------------------------------------
@@ -204,10 +222,13 @@ class JaxPPO:
             mover = states.current_player
             trained = self_play | (mover == seat)
             opp_logits = self._opponent_logits(pool, opponent, obs)
+            legal = states.legal_action_mask
+            if self.cfg.opponent_argmax:  # the frozen network's most probable legal action
+                best = jnp.argmax(jnp.where(legal, opp_logits, NEG), axis=-1)
+                opp_logits = jnp.where(jax.nn.one_hot(best, legal.shape[-1]) > 0, 0.0, NEG)
             if self.heuristic is not None:
                 fixed = jax.vmap(self.heuristic.logits)(states)
                 opp_logits = jnp.where(heuristic[:, None], fixed, opp_logits)
-            legal = states.legal_action_mask
             log_probs = masked_log_probs(jnp.where(trained[:, None], logits, opp_logits), legal)
             action = jax.random.categorical(k_act, log_probs)
             n = action.shape[0]
@@ -332,7 +353,8 @@ class JaxPPO:
         self.rollouts += 1
         self.decisions += a.num_envs * a.num_steps
         self.updates += a.num_epochs * a.num_minibatches
-        if a.pool_size and self.rollouts % a.snapshot_every == 0:
+        frozen = a.opponent_net is not None  # no snapshot replaces the frozen opponent
+        if a.pool_size and not frozen and self.rollouts % a.snapshot_every == 0:
             self._snapshot()
         ended, pool_game = np.asarray(rec["ended"]), np.asarray(rec["pool_game"])
         outcome = np.asarray(rec["outcome"])
