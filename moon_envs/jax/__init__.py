@@ -17,6 +17,8 @@ or unchanged on a GPU::
 Twins: Jupiter, Star Master, Moon Harvesters and Moonstar (Games 1-12). Moonwakers stays
 Python-only: its irregular state machine would cost a rewrite for little gain. See
 ``docs/jax.md`` for the API, the explicit chance layer and an mctx example.
+``auto_reset(env.step, env.init)`` restarts finished games (``pgx.experimental.auto_reset``);
+the shipped networks as JAX functions are in :mod:`moon_agents.jax_baseline`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ except ImportError as err:  # pragma: no cover - exercised in a venv without jax
 from moon_envs.core.aec import ENV_PARAMS
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
+from moon_envs.jax.autoreset import auto_reset
 from moon_envs.jax.env import JaxEnv, check_env_params
 from moon_envs.jax.state import State
 from moon_envs.registry import list_envs as all_env_ids
@@ -89,4 +92,4 @@ def make(env_id: str, **params: Any) -> JaxEnv:
     return twin_class(env_id, game, reward_mode)
 
 
-__all__ = ["JaxEnv", "State", "list_envs", "list_twins", "make"]
+__all__ = ["JaxEnv", "State", "auto_reset", "list_envs", "list_twins", "make"]

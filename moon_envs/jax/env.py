@@ -4,15 +4,18 @@ A twin is a :class:`JaxEnv` subclass that implements the rules once, as pure ``j
 functions of its own arrays ``x`` (a NamedTuple); this class turns them into the public
 API, the same for every twin:
 
-* ``init(key)``, ``step(state, action, key)``: pgx's API. ``step`` applies the action,
-  then samples every chance event it causes with ``key``. A terminated state steps to
-  itself with zero rewards. An illegal action ends the game: its player gets ``-1``, the
-  others ``0`` (the Python env's ``illegal_action="penalize"``).
+* ``init(key)``, ``step(state, action, key=None)``: pgx's API. ``step`` applies the
+  action, then samples every chance event it causes with ``key``; a twin without chance
+  needs no key, and a twin with chance refuses a missing one with a ``TypeError`` naming
+  ``key``. A terminated state steps to itself with zero rewards. An illegal action ends
+  the game: its player gets ``-1``, the others ``0`` (the Python env's
+  ``illegal_action="penalize"``).
 * ``initial_state()``, ``chance_probs(state)``, ``apply_chance(state, outcome)``,
   ``apply_action(state, action)``: the same game with chance under the caller's control.
   Outcome ids are the Python engine's ``chance_outcomes()`` ids.
-* ``observe(state, player)``: any seat's view; ``resample(state, player, key)``: a
-  position consistent with everything ``player`` knows (a determinisation for search).
+* ``observe(state, player_id=None)``: the view of the player to move, or of any seat;
+  ``resample(state, player, key)``: a position consistent with everything ``player``
+  knows (a determinisation for search).
 
 Every function is pure, has fixed shapes and works under ``jax.jit`` and ``jax.vmap``.
 
@@ -204,9 +207,19 @@ class JaxEnv:
         x = self._resolve_x(state._x, key)
         return self._wrap(x, jnp.int32(0), self._zero_rewards(), jnp.int32(0))
 
-    def step(self, state: State, action: Array, key: Array) -> State:
+    def step(self, state: State, action: Array, key: Array | None = None) -> State:
         """``action`` by the player to move, then the chance events it causes, sampled with
-        ``key``; ``rewards`` cover all of them. Bad input: see the module docstring."""
+        ``key``; ``rewards`` cover all of them. Bad input: see the module docstring.
+
+        As in pgx, ``key`` may be left out where the game has no chance events
+        (``env.spec.has_chance`` is false); a game with chance refuses a missing key with
+        a ``TypeError`` naming it, before anything is computed (pgx asserts the same for
+        its stochastic games)."""
+        if key is None and self.spec.has_chance:
+            raise TypeError(
+                f"step() of {self.id} needs key: the game has chance events, sampled with it; "
+                f"call env.step(state, action, key) with a jax.random key"
+            )
         inputs.check_action_call(self, state, action, "step")
         return self._guarded(
             state, action, lambda x, a: self._resolve_x(self._apply_action_x(x, a), key)
@@ -216,9 +229,16 @@ class JaxEnv:
         """Every seat's score ``[num_players]`` in ``state`` (the Python ``State.scores``)."""
         return self._scores(state._x)
 
-    def observe(self, state: State, player: Array) -> Array:
-        """What ``player`` may know, laid out as the Python engine's ``observation(player)``."""
-        return self._observe(state._x, jnp.asarray(player, jnp.int32))
+    def observe(self, state: State, player_id: Array | None = None) -> Array:
+        """What seat ``player_id`` may know, laid out as the Python engine's
+        ``observation(player)``. Without ``player_id`` (pgx's ``observe(state)``): the view
+        of ``state.current_player``, which is ``state.observation``; at a chance node,
+        where no seat is to move, that is the view of the seat that moved last."""
+        if player_id is not None:
+            return self._observe(state._x, jnp.asarray(player_id, jnp.int32))
+        player = jnp.asarray(state.current_player, jnp.int32)
+        view = self._observe(state._x, jnp.maximum(player, 0))
+        return jnp.where(player >= 0, view, state.observation)
 
     def resample(self, state: State, player: Array, key: Array) -> State:
         """A position consistent with everything ``player`` knows, the unknown redrawn
@@ -306,6 +326,7 @@ class JaxEnv:
             is_chance=is_chance,
             _step_count=jnp.asarray(step_count, jnp.int32),
             _x=kept,
+            env_id=self.id,
         )
 
     def _zero_rewards(self) -> Array:

@@ -22,6 +22,10 @@ Fields (pgx's, with the same meaning):
   ``init`` and ``step`` always resolve chance).
 * ``_step_count``: int32, player actions applied so far (the Python ``move_number``).
 * ``_x``: the twin's own arrays (a NamedTuple per game). Read them only in tests.
+* ``env_id``: str, the id of the twin that made the state (``env.id``, e.g.
+  ``"jupiter_v0"``), as pgx's ``State.env_id``. It is static pytree metadata, not an array
+  leaf: ``jax.tree.leaves`` does not see it, ``jit`` treats it as a constant, and
+  ``jax.tree.map`` over states of two different twins refuses to mix them.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ class State:
     is_chance: Array
     _step_count: Array
     _x: Any
+    env_id: str = ""
 
     def replace(self, **changes: Any) -> State:
         """A copy with ``changes`` applied (pgx's and flax's ``replace``)."""
@@ -55,6 +60,6 @@ class State:
 
 jax.tree_util.register_dataclass(
     State,
-    data_fields=[f.name for f in dataclasses.fields(State)],
-    meta_fields=[],
+    data_fields=[f.name for f in dataclasses.fields(State) if f.name != "env_id"],
+    meta_fields=["env_id"],
 )
