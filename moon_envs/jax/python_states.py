@@ -1,4 +1,4 @@
-"""A twin's position as the Python engine's state, and back (Jupiter).
+"""A twin's position as the Python engine's state, and back.
 
 ``to_python(env, state)`` gives the Python ``State`` of one twin position (its game is
 ``env.game``, so the Python engine plays on, renders it or explains it);
@@ -9,6 +9,10 @@ A transition's data is not part of a position: the twin state from ``from_python
 zero ``rewards``, and the Python state from ``to_python`` has no last move
 (``last_action`` is empty, and its score and win rewards start from this position).
 
+Each convertible twin has its own module, listed in ``CONVERTERS`` (env id -> module
+with ``to_python(env, state)`` and ``from_python(env, py_state)``); this module checks the
+inputs for all of them. Today: Jupiter (:mod:`moon_envs.jax.jupiter_python_state`).
+
 Both run outside ``jit`` on one concrete position and refuse anything else with a
 :class:`~moon_envs.ConfigError` naming it: a batch, a position the Python engine cannot
 hold (one that bad input ended in the twin), a state of another game or config. The
@@ -17,22 +21,18 @@ Python state is checked by its own ``validate`` before it is returned.
 
 from __future__ import annotations
 
-import weakref
+import importlib
 from typing import Any
-
-import jax
-import jax.numpy as jnp
-import numpy as np
 
 from moon_envs.core.game import ConfigError
 from moon_envs.jax import inputs
 from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.state import State
-from moon_envs.jupiter.config import STAGES
 
-_CONVERTIBLE = ("jupiter_v0",)
-_OVER = STAGES.index("over")
-_WRAP: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # env -> jitted state of x
+CONVERTERS = {
+    "jupiter_v0": "moon_envs.jax.jupiter_python_state",
+}
+"""Env id -> the module converting that twin's positions."""
 
 
 def to_python(env: JaxEnv, state: State) -> Any:
@@ -42,22 +42,7 @@ def to_python(env: JaxEnv, state: State) -> Any:
     if not inputs.is_concrete(state):
         raise ConfigError("state must hold concrete values: call to_python outside jax.jit")
     inputs.check_state(env, state, single=True)
-    x = jax.tree.map(np.asarray, state._x)
-    if bool(state.terminated) and int(x.stage) != _OVER:
-        raise ConfigError(
-            "state was ended by bad input (an illegal action or outcome), which the Python "
-            "engine has no position for; allowed: a state reached by legal play"
-        )
-    py = env.game.new_initial_state()
-    py.cell = x.cell
-    py.empty_cells = int((x.cell == 0).sum())
-    py.probes_left = x.probes_left
-    py.dice_left = int(x.dice_left)
-    py.points = x.points
-    py.player = int(x.player)
-    py.rolled = int(x.rolled)
-    py.stage = STAGES[int(x.stage)]
-    py.move_number = int(state._step_count)
+    py = _converter(env).to_python(env, state)
     py.validate()
     return py
 
@@ -76,23 +61,16 @@ def from_python(env: JaxEnv, py_state: Any) -> State:
             f"{env.game.params()}; allowed: a state of the twin's own config"
         )
     py_state.validate()
-    x = type(env._initial_x())(
-        cell=jnp.asarray(py_state.cell, jnp.int8),
-        probes_left=jnp.asarray(py_state.probes_left, jnp.int32),
-        dice_left=jnp.int32(py_state.dice_left),
-        points=jnp.asarray(py_state.points, jnp.int32),
-        player=jnp.int32(py_state.player),
-        rolled=jnp.int32(py_state.rolled),
-        stage=jnp.int32(STAGES.index(py_state.stage)),
-    )
-    if env not in _WRAP:  # one compile per twin, not one per call
-        _WRAP[env] = jax.jit(lambda x, steps: env._wrap(x, x.player, env._zero_rewards(), steps))
-    return _WRAP[env](x, jnp.int32(py_state.move_number))
+    return _converter(env).from_python(env, py_state)
+
+
+def _converter(env: JaxEnv) -> Any:
+    return importlib.import_module(CONVERTERS[env.id])
 
 
 def _check_env(env: JaxEnv) -> None:
-    if getattr(env, "id", None) not in _CONVERTIBLE:
+    if getattr(env, "id", None) not in CONVERTERS:
         raise ConfigError(
             f"env {getattr(env, 'id', env)!r} has no conversion to Python states; "
-            f"allowed: the twins of {list(_CONVERTIBLE)}"
+            f"allowed: the twins of {sorted(CONVERTERS)}"
         )
