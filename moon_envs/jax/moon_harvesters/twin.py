@@ -25,9 +25,11 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from moon_envs.core.game import TERMINAL
 from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
 from moon_envs.jax.moon_harvesters.tables import (
     AUCTION,
@@ -113,6 +115,17 @@ class MoonHarvestersTwin(JaxEnv):
         super().__init__(env_id, game, reward_mode)
         self.tables = build_tables(game)
         self._empty_free = board.empty_board_words(self.tables, game.fp.in_bounds)
+        self._start: State | None = None  # the first position's arrays, built on first use
+
+    def init(self, key: Array) -> State:
+        """A new game (pgx's ``init``). The game has no chance, so every game starts from
+        the same position: :meth:`initial_state`, computed once (outside any trace) and
+        returned as constants, which a batch restarting finished lanes selects for free.
+        ``key`` is accepted for pgx's API and not read."""
+        if self._start is None:
+            with jax.ensure_compile_time_eval():
+                self._start = jax.tree.map(np.asarray, self.initial_state())
+        return jax.tree.map(jnp.asarray, self._start)
 
     # ---- position ------------------------------------------------------------------------
     def _initial_x(self) -> HarvestersX:
