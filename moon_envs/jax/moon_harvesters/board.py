@@ -92,15 +92,25 @@ def kinds_that_fit(free: Array) -> Array:
 
 def covered_cells(t: HarvesterTables, kind: Array, placement: Array) -> Array:
     """bool ``[cells]``: the cells covered by ``placement`` (``slot * cells + anchor``)
-    of ``kind``; both are clipped into range (the caller masks the result)."""
+    of ``kind``; both are clipped into range (the caller masks the result).
+
+    On row words too: the orientation's rows (``t.shape_rows``, picked by a masked max,
+    no gather) are moved down to the anchor's row and shifted left by its column, then
+    unpacked. A kind or slot out of range covers nothing."""
     placement = jnp.clip(placement, 0, MAX_ORIENTATIONS * t.cells - 1)
     slot, anchor = placement // t.cells, placement % t.cells
-    shape = t.offsets.shape
-    pick = (np.arange(shape[0])[:, None, None] == kind) & (
-        np.arange(shape[1])[None, :, None] == slot
+    row, col = anchor // t.cols, anchor % t.cols
+    height = t.shape_rows.shape[2]
+    pick = (np.arange(t.kinds)[:, None, None] == kind) & (
+        np.arange(MAX_ORIENTATIONS)[None, :, None] == slot
     )
-    offsets = jnp.sum(jnp.where(pick, t.offsets, 0), axis=(0, 1))  # a masked sum, no gather
-    valid = jnp.any(pick & t.offset_valid, axis=(0, 1))
-    ids = anchor + offsets
-    hit = (ids[:, None] == jnp.arange(t.cells)[None, :]) & valid[:, None]
-    return jnp.any(hit, axis=0)
+    shape = jnp.max(jnp.where(pick, t.shape_rows, np.uint32(0)), axis=(0, 1))  # [height]
+    lands = (np.arange(t.rows)[:, None] - row) == np.arange(height)[None, :]
+    words = jnp.max(jnp.where(lands, shape[None, :], np.uint32(0)), axis=1)
+    return unpack_rows(t, words << col.astype(jnp.uint32))
+
+
+def unpack_rows(t: HarvesterTables, words: Array) -> Array:
+    """bool ``[cells]``: the first ``cols`` bits of each of the ``rows`` words."""
+    bits = (words[:, None] >> jnp.arange(t.cols, dtype=jnp.uint32)) & np.uint32(1)
+    return bits.astype(jnp.bool_).reshape(t.cells)
