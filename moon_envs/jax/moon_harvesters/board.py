@@ -66,8 +66,15 @@ def free_anchors(t: HarvesterTables, words: Array) -> Array:
 def empty_board_words(t: HarvesterTables, in_bounds: np.ndarray) -> np.ndarray:
     """uint32 ``[kinds, 8, rows]``: :func:`free_anchors` of the empty board, packed in
     numpy from the Python engine's ``Footprints.in_bounds`` (a static constant)."""
+    return pack_fits(t, in_bounds)
+
+
+def pack_fits(t: HarvesterTables, fits: np.ndarray) -> np.ndarray:
+    """uint32 ``[kinds, 8, rows]``: the Python engine's "still fits" flags (``fits``, or
+    ``Footprints.in_bounds`` for the empty board: ``kind * 8 * cells + slot * cells +
+    cell``, then a spare entry) packed into row words, in numpy."""
     per_kind = MAX_ORIENTATIONS * t.cells
-    exists = in_bounds[: t.kinds * per_kind].reshape(t.kinds, MAX_ORIENTATIONS, t.rows, t.cols)
+    exists = fits[: t.kinds * per_kind].reshape(t.kinds, MAX_ORIENTATIONS, t.rows, t.cols)
     weights = np.uint32(1) << np.arange(t.cols, dtype=np.uint32)
     return (exists.astype(np.uint32) * weights).sum(axis=-1, dtype=np.uint32)
 
