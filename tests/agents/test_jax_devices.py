@@ -32,9 +32,59 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # What the trainers printed for PROBE's 1-device run (scale 2, devices field left out)
 # before algorithm.devices existed: the first iteration's statistics and parameters.
+NAN = float("nan")
 OLD_ONE_DEVICE = {
-    "alphazero": None,
-    "jax_ppo": None,
+    "alphazero": {
+        "decisions": 64,
+        "stats": {
+            "games_finished": 0,
+            "positions_kept": 64,
+            "sgd_steps": 1,
+            "policy_loss": 3.478663921356201,
+            "value_loss": 0.010712750256061554,
+            "draw_rate": NAN,
+        },
+        "params": {
+            "sum": 169.00644995606308,
+            "first": [
+                -0.10097931325435638,
+                -0.021510116755962372,
+                -0.1796617954969406,
+                0.008186453953385353,
+                -0.12452732026576996,
+                0.24532894790172577,
+                -0.19908204674720764,
+                -0.07998351752758026,
+            ],
+        },
+    },
+    "jax_ppo": {
+        "decisions": 64,
+        "stats": {
+            "episodes_finished": 0,
+            "pool_episodes": 0,
+            "trained_fraction": 0.609375,
+            "approx_kl": 2.4263348677777685e-05,
+            "clip_fraction": 0.0,
+            "entropy": 2.598747968673706,
+            "policy_loss": -0.0019541075453162193,
+            "value_loss": 0.006277770735323429,
+            "learner_win_rate": NAN,
+        },
+        "params": {
+            "sum": 169.05049703023906,
+            "first": [
+                -0.10057688504457474,
+                -0.02172250486910343,
+                -0.17720527946949005,
+                0.010359501466155052,
+                -0.12698140740394592,
+                0.2432904988527298,
+                -0.19868384301662445,
+                -0.08161772787570953,
+            ],
+        },
+    },
 }
 
 PROBE = r"""
