@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,12 +27,15 @@ pytest.importorskip("equinox")
 pytest.importorskip("optax")
 
 from moon_agents.training.config import parse_config
+from moon_agents.training.train import train
 from moon_envs import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# What the trainers printed for PROBE's 1-device run (scale 2, devices field left out)
-# before algorithm.devices existed: the first iteration's statistics and parameters.
+# first_iteration(tiny_config(algo, 2, None, ...)) as the trainers gave it on one CPU
+# device before algorithm.devices existed (the commit before it, seed 3): the
+# statistics, the parameters and the sum of the optimizer state after the first
+# iteration's gradient steps.
 NAN = float("nan")
 OLD_ONE_DEVICE = {
     "alphazero": {
@@ -57,6 +61,7 @@ OLD_ONE_DEVICE = {
                 -0.07998351752758026,
             ],
         },
+        "opt_state": 2.8718580038194137,
     },
     "jax_ppo": {
         "decisions": 64,
@@ -84,27 +89,40 @@ OLD_ONE_DEVICE = {
                 -0.08161772787570953,
             ],
         },
+        "opt_state": 5.368249214205505,
     },
 }
 
-PROBE = r"""
-import json, sys
-from pathlib import Path
-import jax, numpy as np
-from moon_agents.training.config import parse_config
-from moon_agents.training.jax.run import _trainer
-import moon_envs.jax as mj
+HERE = Path(__file__).resolve().parent
 
-algo, out_dir, with_devices = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 
-def config(scale, devices):
+def tiny_config(algo: str, scale: int, devices: int | str | None, out_dir: str) -> Any:
+    """A tiny Jupiter config whose batch is ``scale`` times the smallest one;
+    ``devices: None`` leaves the field out (as configs written before it did)."""
     if algo == "alphazero":
-        section = {"name": "alphazero", "games": 4 * scale, "unroll": 8, "simulations": 4,
-                   "max_considered_actions": 4, "hidden": [16], "batch_size": 16 * scale,
-                   "sample_reuse": 0.5, "value_target": "bootstrap"}
+        section: dict[str, Any] = {
+            "name": "alphazero",
+            "games": 4 * scale,
+            "unroll": 8,
+            "simulations": 4,
+            "max_considered_actions": 4,
+            "hidden": [16],
+            "batch_size": 16 * scale,
+            "sample_reuse": 0.5,
+            "value_target": "bootstrap",
+            "max_grad_norm": 1000,
+        }
     else:
-        section = {"name": "jax_ppo", "num_envs": 4 * scale, "num_steps": 8,
-                   "num_minibatches": 2, "num_epochs": 1, "hidden": [16], "pool_size": 2}
+        section = {
+            "name": "jax_ppo",
+            "num_envs": 4 * scale,
+            "num_steps": 8,
+            "num_minibatches": 2,
+            "num_epochs": 1,
+            "hidden": [16],
+            "pool_size": 2,
+            "max_grad_norm": 1000,
+        }
     if devices is not None:
         section["devices"] = devices
     return parse_config({
@@ -113,36 +131,80 @@ def config(scale, devices):
         "algorithm": section, "budget": {"total_timesteps": 64},
         "eval": {"every_timesteps": 0, "games": 2, "opponents": ["random"]},
         "export": "last",
-        "output": {"dir": out_dir, "progress_bar": False, "plot": False}})
+        "output": {"dir": out_dir, "progress_bar": False, "plot": False},
+    })  # fmt: skip
 
-def params(arrays):
-    leaves = [np.asarray(arrays[k], np.float64) for k in sorted(arrays)]
-    return {"sum": float(sum(np.abs(x).sum() for x in leaves)),
-            "first": [float(v) for v in np.concatenate([x.ravel() for x in leaves])[:8]]}
 
-cfg = config(2, 1 if with_devices else None)
-trainer = _trainer(cfg, mj.make(cfg.env.id, **cfg.env.params))
-stats = trainer.iteration()
-out = {"one": {"decisions": trainer.decisions, "params": params(trainer.arrays()),
-               "stats": {k: v for k, v in stats.items() if not k.endswith("_s")}}}
-if with_devices:
-    from moon_agents.net_weights import load_net
-    from moon_agents.training.train import train
-    result = train(config(1, "all"))
-    summary = json.loads((result.run_dir / "summary.json").read_text())
-    out["two"] = {"summary": summary, "metrics": result.metrics,
-                  "params": params(load_net(result.model_path)[0])}
+def summary_of(leaves: list[Any]) -> dict[str, Any]:
+    """The sum of absolute values of ``leaves`` and their first 8 numbers."""
+    flat = np.concatenate([np.asarray(x, np.float64).ravel() for x in leaves])
+    return {"sum": float(np.abs(flat).sum()), "first": [float(v) for v in flat[:8]]}
+
+
+def first_iteration(config: Any) -> dict[str, Any]:
+    """One iteration of ``config``'s trainer: the decisions played, the statistics, and
+    the parameters and optimizer state after its gradient steps."""
+    import jax
+
+    import moon_envs.jax as mj
+    from moon_agents.training.jax.run import _trainer
+
+    trainer = _trainer(config, mj.make(config.env.id, **config.env.params))
+    stats = trainer.iteration()
+    arrays = trainer.arrays()
+    return {
+        "decisions": trainer.decisions,
+        "stats": {k: v for k, v in stats.items() if not k.endswith("_s")},
+        "params": summary_of([arrays[k] for k in sorted(arrays)]),
+        "opt_state": summary_of(jax.tree.leaves(jax.device_get(trainer.opt_state)))["sum"],
+    }
+
+
+# A tiny run on the devices the process sees, the first iteration's numbers as above
+PROBE = r"""
+import json, sys, zipfile
+import numpy as np
+sys.path.insert(0, sys.argv[3])
+from test_jax_devices import summary_of, tiny_config
+from moon_agents.net_weights import load_net
+from moon_agents.training.train import train
+
+result = train(tiny_config(sys.argv[1], 1, "all", sys.argv[2]))
+arrays = load_net(result.model_path)[0]
+with zipfile.ZipFile(result.run_dir / "resume" / "state.npz") as zf:
+    names = sorted(n for n in zf.namelist() if n.startswith("opt_state."))
+    opt = [np.load(zf.open(n), allow_pickle=False) for n in names]
+out = {
+    "summary": json.loads((result.run_dir / "summary.json").read_text()),
+    "metrics": result.metrics,
+    "params": summary_of([arrays[k] for k in sorted(arrays)]),
+    "opt_state": summary_of(opt)["sum"],
+}
+# the resume state, gathered to the host when written, goes back onto both devices
+import jax
+import moon_envs.jax as mj
+from moon_agents.training.jax.checkpointing import load_state
+from moon_agents.training.jax.run import _trainer
+config = tiny_config(sys.argv[1], 1, "all", sys.argv[2])
+fresh = _trainer(config, mj.make(config.env.id, **config.env.params))
+load_state(result.run_dir, fresh)
+resumed = fresh.arrays()
+out["resumed"] = {
+    "decisions": fresh.decisions,
+    "same_params": all(np.array_equal(resumed[k], arrays[k]) for k in arrays),
+    "devices": sorted({len(x.sharding.device_set) for x in jax.tree.leaves(fresh.params)}),
+}
 print("PROBE " + json.dumps(out))
 """
 
 
-def probe(algo: str, out_dir: Path, devices: int = 2, with_devices: bool = True) -> dict:
+def probe(algo: str, out_dir: Path, devices: int = 2) -> dict:
     """Run PROBE in a fresh python that sees ``devices`` simulated CPU devices."""
     env = dict(os.environ)
     env["XLA_FLAGS"] = f"--xla_force_host_platform_device_count={devices}"
     env["JAX_PLATFORMS"] = "cpu"
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, algo, str(out_dir), "1" if with_devices else "0"],
+        [sys.executable, "-c", PROBE, algo, str(out_dir), str(HERE)],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -154,38 +216,50 @@ def probe(algo: str, out_dir: Path, devices: int = 2, with_devices: bool = True)
     return json.loads(line[len("PROBE ") :])
 
 
-def _close(a: float, b: float) -> bool:
+def _close(a: float, b: float, rel: float) -> bool:
     both_nan = isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
-    return both_nan or a == pytest.approx(b, rel=1e-4, abs=1e-6)
+    return both_nan or a == pytest.approx(b, rel=rel, abs=rel / 100)
+
+
+@pytest.mark.parametrize("algo", ["alphazero", "jax_ppo"])
+def test_one_device_gives_the_numbers_of_the_trainer_before_the_split(
+    algo: str, tmp_path: Path
+) -> None:
+    # this process sees one CPU device: devices left out means all of them, one
+    one = first_iteration(tiny_config(algo, 2, None, str(tmp_path)))
+    old = OLD_ONE_DEVICE[algo]
+    assert one["decisions"] == old["decisions"]
+    for key, value in old["stats"].items():
+        assert _close(one["stats"][key], value, 1e-6), (key, one["stats"][key], value)
+    assert _close(one["params"]["sum"], old["params"]["sum"], 1e-6)
+    assert np.allclose(one["params"]["first"], old["params"]["first"], rtol=1e-6, atol=1e-8)
+    assert _close(one["opt_state"], old["opt_state"], 1e-6)
 
 
 @pytest.mark.parametrize("algo", ["alphazero", "jax_ppo"])
 def test_two_devices_play_twice_the_games_and_average_the_gradients(
     algo: str, tmp_path: Path
 ) -> None:
-    out = probe(algo, tmp_path)
-    one, two = out["one"], out["two"]
+    two = probe(algo, tmp_path)
     summary = two["summary"]
     assert summary["devices"] == 2
     # the config's batch is per device: one iteration on 2 devices plays 2 x 4 games
-    per_iteration = 2 * 4 * 8
-    assert summary["timesteps"] == per_iteration == one["decisions"]
+    old = OLD_ONE_DEVICE[algo]  # one device, the same global batch of 8 games
+    assert summary["timesteps"] == 2 * 4 * 8 == old["decisions"]
     last = two["metrics"][-1]
     numbers = {k: v for k, v in last.items() if isinstance(v, float) and not k.endswith("rate")}
     assert numbers and all(math.isfinite(v) for v in numbers.values()), last
-    # the same global batch on 1 device: the same statistics and weights after the
-    # first iteration's gradient steps, up to float tolerance
-    for key, value in one["stats"].items():
-        assert _close(last[key], value), (key, last[key], value)
-    assert _close(two["params"]["sum"], one["params"]["sum"])
-    assert np.allclose(two["params"]["first"], one["params"]["first"], rtol=1e-4, atol=1e-6)
-    # and that 1-device run is what the trainer gave before it could use several devices
-    old = OLD_ONE_DEVICE[algo]
-    assert one["decisions"] == old["decisions"]
+    # the first iteration's statistics, weights and Adam moments (which scale with the
+    # gradient) are those of one device with the same global batch, to float tolerance
     for key, value in old["stats"].items():
-        assert _close(one["stats"][key], value), (key, one["stats"][key], value)
-    assert _close(one["params"]["sum"], old["params"]["sum"])
-    assert np.allclose(one["params"]["first"], old["params"]["first"], rtol=1e-5, atol=1e-7)
+        assert _close(last[key], value, 1e-4), (key, last[key], value)
+    assert _close(two["params"]["sum"], old["params"]["sum"], 1e-4)
+    assert np.allclose(two["params"]["first"], old["params"]["first"], rtol=1e-4, atol=1e-6)
+    assert _close(two["opt_state"], old["opt_state"], 1e-4)
+    # its resume state loads onto 2 devices, and is refused on 1, with the reason
+    assert two["resumed"] == {"decisions": 64, "same_params": True, "devices": [2]}
+    with pytest.raises(ConfigError, match=r"written by a run on 2 device\(s\); this run has 1"):
+        train(tiny_config(algo, 1, "all", str(tmp_path)), resume=summary["run_dir"])
 
 
 def test_devices_is_bounded_and_checked_against_the_machine() -> None:
