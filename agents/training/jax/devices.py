@@ -25,21 +25,18 @@ from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from moon_agents.training.jax.config import MAX_DEVICES
 from moon_envs.core.game import ConfigError
 
 
-
 def device_count(setting: int | str) -> int:
-    """The number of devices ``algorithm.devices`` (``"all"`` or ``1..MAX_DEVICES``)
-    names on this machine; a count beyond the devices JAX sees is refused."""
+    """The number of devices ``algorithm.devices`` (``"all"`` or a count, which the
+    config bounds by ``MAX_DEVICES``) names here; a count beyond the devices JAX sees is
+    refused."""
     available = len(jax.devices())
     if setting == "all":
         return available
     if isinstance(setting, bool) or not isinstance(setting, int) or not 1 <= setting:
-        raise ConfigError(
-            f"algorithm.devices: {setting!r}; allowed: 'all' or 1..{MAX_DEVICES}"
-        )
+        raise ConfigError(f"algorithm.devices: {setting!r}; allowed: 'all' or 1..{available}")
     if setting > available:
         raise ConfigError(
             f"algorithm.devices: {setting} but JAX sees {available} device(s) here "
