@@ -26,9 +26,9 @@ for priors and leaf values:
   the network's priors are calibrated for it. ``gumbel=0`` (the default) takes the
   ``considered`` actions of highest prior with no Gumbel noise: play, not exploration.
 
-The compiled search is cached per (network file, env id, game parameters, options), so a
-game (and every later game with the same agent spec) compiles once. With the same seed
-the agent plays the same moves.
+The compiled search is cached per (env id, game parameters, activation, options), with
+the network's arrays as an argument: a game, every later game and every network of the
+same architecture share one compile. With the same seed the agent plays the same moves.
 
 Spec: ``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G]``; ``PATH`` may
 be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
@@ -37,7 +37,8 @@ be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
 
 from __future__ import annotations
 
-import functools
+import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +82,16 @@ class MctxAgent:
         self._checker = NetAgent(arrays, description, name=name, source=str(path))
         self.description = description
         self.rng = np.random.default_rng(seed)
+        from moon_agents.jax_baseline import BaselineModel
+
+        model = BaselineModel.from_arrays(arrays, description)
+        self._weights = (model.layers, model.policy, model.value)
         self._search = _compiled_search(
-            str(self.path.resolve()),
-            self.path.stat().st_mtime_ns,
+            env_id,
+            json.dumps(description["game_config"], sort_keys=True),
+            description["activation"],
             self.options,
+            model,
         )
 
     @classmethod
@@ -123,7 +130,7 @@ class MctxAgent:
         roots = [search.convert(view.sample_state(self.rng)) for _ in range(k)]
         key = int(self.rng.integers(0, 2**31 - 1))
         mask = np.asarray(view.action_mask, bool)
-        actions, weights = search.run(key, roots, mask)
+        actions, weights = search.run(self._weights, key, roots, mask)
         votes = np.bincount(actions, minlength=mask.size).astype(np.float64)
         score = votes + weights.sum(axis=0) / (k + 1.0)  # weights break ties among votes
         score[~mask] = -np.inf
@@ -139,16 +146,15 @@ class MctxAgent:
 
 
 class _Search:
-    """One network and twin with its jitted Gumbel MuZero search."""
+    """One twin, architecture and option set with its jitted Gumbel MuZero search. The
+    network's arrays are an argument of the compiled function, so every network of the
+    same architecture shares one compile."""
 
-    def __init__(self, path: str, options: MctxOptions) -> None:
+    def __init__(self, options: MctxOptions, model: Any) -> None:
         import jax
 
-        from moon_agents.jax_baseline import BaselineModel
-
-        arrays, description = load_net(path)
-        self.model = BaselineModel.from_arrays(arrays, description)
-        self.twin = self.model.make_env()
+        self.model = model  # its arrays are replaced by the argument at every call
+        self.twin = model.make_env()
         self.options = options
         self.hidden_information = bool(self.twin.spec.hidden_information)
         self._run = jax.jit(self._search)
@@ -158,24 +164,30 @@ class _Search:
 
         return from_python(self.twin, py_state)
 
-    def run(self, key: int, roots: list[Any], mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def run(
+        self, weights: Any, key: int, roots: list[Any], mask: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The action each root's search chose and its improved policy, as numpy."""
         import jax
 
         states = jax.tree.map(lambda *xs: np.stack(xs), *roots)
-        action, weights = self._run(jax.random.key(key), states, mask)
-        return np.asarray(action), np.asarray(weights, np.float64)
+        action, policy = self._run(weights, np.uint32(key), states, mask)
+        return np.asarray(action), np.asarray(policy, np.float64)
 
-    def _search(self, key: Any, states: Any, mask: Any) -> tuple[Any, Any]:
+    def _search(self, weights: Any, seed: Any, states: Any, mask: Any) -> tuple[Any, Any]:
+        import jax
         import jax.numpy as jnp
         import mctx
 
+        key = jax.random.key(seed)
+        layers, policy, value = weights
+        net = dataclasses.replace(self.model, layers=layers, policy=policy, value=value)
         legal = states.legal_action_mask & mask[None, :]
-        logits, value = self._evaluate(states, legal)
-        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
+        logits, root_value = self._evaluate(net, states, legal)
+        root = mctx.RootFnOutput(prior_logits=logits, value=root_value, embedding=states)
         o = self.options
         out = mctx.gumbel_muzero_policy(
-            params=None,
+            params=net,
             rng_key=key,
             root=root,
             recurrent_fn=self._recurrent,
@@ -186,13 +198,14 @@ class _Search:
         )
         return out.action, jnp.asarray(out.action_weights)
 
-    def _evaluate(self, states: Any, legal: Any) -> tuple[Any, Any]:
+    @staticmethod
+    def _evaluate(net: Any, states: Any, legal: Any) -> tuple[Any, Any]:
         import jax.numpy as jnp
 
-        logits, value = self.model(states.observation)
+        logits, value = net(states.observation)
         return jnp.where(legal, logits, -1e9), value
 
-    def _recurrent(self, params: Any, key: Any, action: Any, states: Any) -> tuple[Any, Any]:
+    def _recurrent(self, net: Any, key: Any, action: Any, states: Any) -> tuple[Any, Any]:
         import jax
         import jax.numpy as jnp
         import mctx
@@ -203,7 +216,7 @@ class _Search:
         reward = jnp.take_along_axis(nxt.rewards, mover[:, None], axis=1)[:, 0]
         same = nxt.current_player == mover
         discount = jnp.where(nxt.terminated, 0.0, jnp.where(same, 1.0, -1.0))
-        logits, value = self._evaluate(nxt, nxt.legal_action_mask)
+        logits, value = self._evaluate(net, nxt, nxt.legal_action_mask)
         value = jnp.where(nxt.terminated, 0.0, value)
         out = mctx.RecurrentFnOutput(
             reward=reward, discount=discount, prior_logits=logits, value=value
@@ -211,8 +224,19 @@ class _Search:
         return out, nxt
 
 
-@functools.lru_cache(maxsize=16)
-def _compiled_search(path: str, mtime_ns: int, options: MctxOptions) -> _Search:
-    """The search of one network file (as of ``mtime_ns``) and options; jax compiles it
-    once per batch of roots and reuses it for every later move and game."""
-    return _Search(path, options)
+_SEARCHES: dict[tuple, _Search] = {}
+_MAX_SEARCHES = 16
+
+
+def _compiled_search(
+    env_id: str, game_config: str, activation: str, options: MctxOptions, model: Any
+) -> _Search:
+    """The search of one twin (id and parameters), activation and option set, made once.
+    ``model`` (the first network met) gives the twin and the code, not the arrays, so it
+    is not part of the key. Jax compiles it once per architecture and number of roots."""
+    key = (env_id, game_config, activation, options)
+    if key not in _SEARCHES:
+        if len(_SEARCHES) >= _MAX_SEARCHES:  # forget the oldest
+            del _SEARCHES[next(iter(_SEARCHES))]
+        _SEARCHES[key] = _Search(options, model)
+    return _SEARCHES[key]
