@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from moon_agents.net_agent import SPEC_PREFIXES, parse_spec
+from moon_agents.net_weights import TRAINED_DIR
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -91,9 +92,6 @@ def jax_heuristic_games() -> list[str]:
     return sorted(_ON_TWIN)
 
 
-TRAINED_DIR = Path(__file__).parent / "trained"
-"""Where the shipped trained agents live, per game (``GameSpec.name``): ``<game>.npz``
-(a network trained on the JAX twin) and ``<game>.zip`` (a MaskablePPO policy)."""
 
 
 def trained_model(game: str, kind: str = "trained") -> Path | None:

@@ -101,7 +101,7 @@ class MctxAgent:
         """The agent of an ``mctx:PATH[,...]`` spec for ``game`` (a ``GameSpec.name``)."""
         path, options = parse_mctx_spec(spec)
         if path == "trained":
-            from moon_agents.zoo import TRAINED_DIR
+            from moon_agents.net_weights import TRAINED_DIR
 
             file = TRAINED_DIR / f"{game}.npz"
             if not file.is_file():
