@@ -31,6 +31,7 @@ from moon_envs.jax.state import State
 
 CONVERTERS = {
     "jupiter_v0": "moon_envs.jax.jupiter_python_state",
+    "star_master_v0": "moon_envs.jax.star_master.python_state",
 }
 """Env id -> the module converting that twin's positions."""
 
