@@ -44,17 +44,36 @@ class JaxRow:
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
 
+BLOCK = 32
+"""Width of the blocks :func:`uniform_legal_action` counts legal actions in."""
+
+
 def uniform_legal_action(key: Any, mask: Any) -> Any:
     """A uniformly random legal action from one uniform draw: the ``k``-th legal action,
     ``k = floor(u * legal count)``. The same distribution as ``jax.random.categorical``
     over the masked logits, which draws one number per action: on the CPU that cost more
-    than a whole Jupiter step, so it would have measured the sampler, not the engines."""
+    than a whole Jupiter step, so it would have measured the sampler, not the engines.
+
+    Masks wider than :data:`BLOCK` are counted in two levels, legal actions per block of
+    ``BLOCK`` and then within the chosen block, which picks the same action: XLA's CPU
+    ``cumsum`` over a whole 1,443-action mask (Moon Harvesters) cost 17 of the 24 ms of a
+    harness step at batch 1024, and five times less in blocks."""
     import jax
     import jax.numpy as jnp
 
-    legal = jnp.cumsum(mask.astype(jnp.int32))
-    k = jnp.floor(jax.random.uniform(key) * legal[-1]).astype(jnp.int32)
-    return jnp.argmax(legal > k)
+    n = mask.shape[-1]
+    u = jax.random.uniform(key)
+    if n <= BLOCK:
+        legal = jnp.cumsum(mask.astype(jnp.int32))
+        k = jnp.floor(u * legal[-1]).astype(jnp.int32)
+        return jnp.argmax(legal > k)
+    blocks = jnp.pad(mask.astype(jnp.int32), (0, -n % BLOCK)).reshape(-1, BLOCK)
+    per_block = blocks.sum(axis=1)
+    upto = jnp.cumsum(per_block)  # legal actions in blocks 0..b
+    k = jnp.floor(u * upto[-1]).astype(jnp.int32)
+    b = jnp.argmax(upto > k)
+    within = jnp.cumsum(blocks[b])
+    return b * BLOCK + jnp.argmax(within > k - (upto[b] - per_block[b]))
 
 
 def rollout_fn(env: Any, batch: int, steps_per_call: int) -> tuple[Callable, Any]:

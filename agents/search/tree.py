@@ -9,6 +9,7 @@ is all UCT needs: the player to move at a node compares its children by its own 
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from typing import Any
@@ -74,9 +75,7 @@ def cumulative(outcomes: list[tuple[int, float]]) -> tuple[list[int], list[float
 
 
 def sample(ids: list[int], cum: list[float], rng: random.Random) -> int:
-    """Draw from ``ids`` with the probabilities behind the running totals ``cum``."""
-    u = rng.random()
-    for o, c in zip(ids, cum):
-        if u < c:
-            return o
-    return ids[-1]
+    """Draw from ``ids`` with the probabilities behind the running totals ``cum``: the
+    first outcome whose running total exceeds a uniform draw."""
+    i = bisect.bisect_right(cum, rng.random())
+    return ids[i] if i < len(ids) else ids[-1]

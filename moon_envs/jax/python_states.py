@@ -11,7 +11,7 @@ zero ``rewards``, and the Python state from ``to_python`` has no last move
 
 Each convertible twin has its own module, listed in ``CONVERTERS`` (env id -> module
 with ``to_python(env, state)`` and ``from_python(env, py_state)``); this module checks the
-inputs for all of them. Today: Jupiter (:mod:`moon_envs.jax.jupiter_python_state`).
+inputs for all of them.
 
 Both run outside ``jit`` on one concrete position and refuse anything else with a
 :class:`~moon_envs.ConfigError` naming it: a batch, a position the Python engine cannot
@@ -31,6 +31,7 @@ from moon_envs.jax.state import State
 
 CONVERTERS = {
     "jupiter_v0": "moon_envs.jax.jupiter_python_state",
+    "moon_harvesters_v0": "moon_envs.jax.moon_harvesters.python_state",
     "star_master_v0": "moon_envs.jax.star_master.python_state",
 }
 """Env id -> the module converting that twin's positions."""

@@ -26,7 +26,12 @@ VARIANTS = {
         ]
     ]
     + [{"num_players": 1, "solitaire": True, "memory": "perfect"}],
-    "moonwakers_v1": [{"num_players": n} for n in (2, 3, 6)],
+    # full games take about 25 s of information states at 6 players: a few rounds suffice
+    "moonwakers_v1": [
+        {"num_players": 2},
+        {"num_players": 3, "max_rounds": 8},
+        {"num_players": 6, "max_rounds": 4},
+    ],
 }
 CASES = [(e, p) for e in moon_envs.list_envs() for p in VARIANTS.get(e, [{}])]
 

@@ -66,8 +66,15 @@ def free_anchors(t: HarvesterTables, words: Array) -> Array:
 def empty_board_words(t: HarvesterTables, in_bounds: np.ndarray) -> np.ndarray:
     """uint32 ``[kinds, 8, rows]``: :func:`free_anchors` of the empty board, packed in
     numpy from the Python engine's ``Footprints.in_bounds`` (a static constant)."""
+    return pack_fits(t, in_bounds)
+
+
+def pack_fits(t: HarvesterTables, fits: np.ndarray) -> np.ndarray:
+    """uint32 ``[kinds, 8, rows]``: the Python engine's "still fits" flags (``fits``, or
+    ``Footprints.in_bounds`` for the empty board: ``kind * 8 * cells + slot * cells +
+    cell``, then a spare entry) packed into row words, in numpy."""
     per_kind = MAX_ORIENTATIONS * t.cells
-    exists = in_bounds[: t.kinds * per_kind].reshape(t.kinds, MAX_ORIENTATIONS, t.rows, t.cols)
+    exists = fits[: t.kinds * per_kind].reshape(t.kinds, MAX_ORIENTATIONS, t.rows, t.cols)
     weights = np.uint32(1) << np.arange(t.cols, dtype=np.uint32)
     return (exists.astype(np.uint32) * weights).sum(axis=-1, dtype=np.uint32)
 
@@ -92,15 +99,25 @@ def kinds_that_fit(free: Array) -> Array:
 
 def covered_cells(t: HarvesterTables, kind: Array, placement: Array) -> Array:
     """bool ``[cells]``: the cells covered by ``placement`` (``slot * cells + anchor``)
-    of ``kind``; both are clipped into range (the caller masks the result)."""
+    of ``kind``; both are clipped into range (the caller masks the result).
+
+    On row words too: the orientation's rows (``t.shape_rows``, picked by a masked max,
+    no gather) are moved down to the anchor's row and shifted left by its column, then
+    unpacked. A kind or slot out of range covers nothing."""
     placement = jnp.clip(placement, 0, MAX_ORIENTATIONS * t.cells - 1)
     slot, anchor = placement // t.cells, placement % t.cells
-    shape = t.offsets.shape
-    pick = (np.arange(shape[0])[:, None, None] == kind) & (
-        np.arange(shape[1])[None, :, None] == slot
+    row, col = anchor // t.cols, anchor % t.cols
+    height = t.shape_rows.shape[2]
+    pick = (np.arange(t.kinds)[:, None, None] == kind) & (
+        np.arange(MAX_ORIENTATIONS)[None, :, None] == slot
     )
-    offsets = jnp.sum(jnp.where(pick, t.offsets, 0), axis=(0, 1))  # a masked sum, no gather
-    valid = jnp.any(pick & t.offset_valid, axis=(0, 1))
-    ids = anchor + offsets
-    hit = (ids[:, None] == jnp.arange(t.cells)[None, :]) & valid[:, None]
-    return jnp.any(hit, axis=0)
+    shape = jnp.max(jnp.where(pick, t.shape_rows, np.uint32(0)), axis=(0, 1))  # [height]
+    lands = (np.arange(t.rows)[:, None] - row) == np.arange(height)[None, :]
+    words = jnp.max(jnp.where(lands, shape[None, :], np.uint32(0)), axis=1)
+    return unpack_rows(t, words << col.astype(jnp.uint32))
+
+
+def unpack_rows(t: HarvesterTables, words: Array) -> Array:
+    """bool ``[cells]``: the first ``cols`` bits of each of the ``rows`` words."""
+    bits = (words[:, None] >> jnp.arange(t.cols, dtype=jnp.uint32)) & np.uint32(1)
+    return bits.astype(jnp.bool_).reshape(t.cells)

@@ -41,9 +41,8 @@ class HarvesterTables:
         orientations: per kind, per used slot, the ``(dr, dc)`` cells of the orientation.
         tail: the all-ones rows appended below the grid (the largest ``dr`` of any kind).
         col_mask: the ``cols`` low bits set; ``high_bits``: every other bit of a word.
-        offsets: int32 ``[kinds, 8, size]``: cell offsets ``dr * cols + dc`` of each
-            orientation's cells from its anchor (``size`` = the largest kind's cell count).
-        offset_valid: bool ``[kinds, 8, size]``: the offset is a cell of the orientation.
+        shape_rows: uint32 ``[kinds, 8, tail + 1]``: each orientation as row words, bit
+            ``dc`` of row ``dr`` set for each of its cells (an unused slot: all zero).
         pieces, num_deposits, num_craters, deposits_per_turn, first_deposits: the config.
         craters_block, craters_block_deposits: the two crater house rules.
         fewer: ``deposits_when_short == "fewer"``; ``shared_ties``: ``ties == "shared"``.
@@ -63,8 +62,7 @@ class HarvesterTables:
     tail: int
     col_mask: int
     high_bits: int
-    offsets: np.ndarray
-    offset_valid: np.ndarray
+    shape_rows: np.ndarray
     pieces: int
     num_deposits: int
     num_craters: int
@@ -85,15 +83,12 @@ def build_tables(game: HarvestersGame) -> HarvesterTables:
     rows, cols = game.rows, game.cols
     k = game.num_kinds
     orients = tuple(tuple(tuple(o) for o in shape.orientations) for shape in game.kinds)
-    size = max(shape.size for shape in game.kinds)
-    offsets = np.zeros((k, MAX_ORIENTATIONS, size), np.int32)
-    valid = np.zeros((k, MAX_ORIENTATIONS, size), bool)
+    tail = max(dr for per_kind in orients for cells in per_kind for dr, _ in cells)
+    shape_rows = np.zeros((k, MAX_ORIENTATIONS, tail + 1), np.uint32)
     for kind, per_kind in enumerate(orients):
         for slot, cells in enumerate(per_kind):
-            for i, (dr, dc) in enumerate(cells):
-                offsets[kind, slot, i] = dr * cols + dc
-                valid[kind, slot, i] = True
-    tail = max(dr for per_kind in orients for cells in per_kind for dr, _ in cells)
+            for dr, dc in cells:
+                shape_rows[kind, slot, dr] |= np.uint32(1 << dc)
     col_mask = (1 << cols) - 1
     return HarvesterTables(
         n=cfg.num_players,
@@ -109,8 +104,7 @@ def build_tables(game: HarvestersGame) -> HarvesterTables:
         tail=tail,
         col_mask=col_mask,
         high_bits=0xFFFFFFFF & ~col_mask,
-        offsets=offsets,
-        offset_valid=valid,
+        shape_rows=shape_rows,
         pieces=cfg.pieces_per_kind,
         num_deposits=cfg.num_deposits,
         num_craters=cfg.num_craters,

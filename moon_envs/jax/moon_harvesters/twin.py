@@ -25,9 +25,11 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from moon_envs.core.game import TERMINAL
 from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
 from moon_envs.jax.moon_harvesters.tables import (
     AUCTION,
@@ -47,6 +49,8 @@ class HarvestersX(NamedTuple):
 
     Attributes:
         owner: int8 ``[cells]``, the seat whose harvester covers the cell, or -1.
+        piece: int16 ``[cells]``, the number of the harvester covering the cell
+            (harvesters are numbered 0, 1, ... in placement order), or -1.
         crater, deposit: bool ``[cells]``.
         kind_of: int32 ``[n]``, the kind each seat took (-1: still in the auction).
         on_offer: bool ``[kinds]``, the kinds nobody took yet.
@@ -58,11 +62,13 @@ class HarvestersX(NamedTuple):
         phase: int32, ``AUCTION``, ``CRATERS``, ``PLACE``, ``DEPOSITS`` or ``OVER``.
         player: int32, the seat to move (the last mover once the game is over).
         due: int32, deposits still to place this turn (the engine's ``deposits_due``).
+        passes: int32, automatic passes so far (a seat that could not place).
         free: uint32 ``[kinds, 8, rows]``, the engine's "still fits" flags as row words
             (:func:`~moon_envs.jax.moon_harvesters.board.free_anchors` of the board).
     """
 
     owner: Array
+    piece: Array
     crater: Array
     deposit: Array
     kind_of: Array
@@ -75,6 +81,7 @@ class HarvestersX(NamedTuple):
     phase: Array
     player: Array
     due: Array
+    passes: Array
     free: Array
 
 
@@ -113,6 +120,17 @@ class MoonHarvestersTwin(JaxEnv):
         super().__init__(env_id, game, reward_mode)
         self.tables = build_tables(game)
         self._empty_free = board.empty_board_words(self.tables, game.fp.in_bounds)
+        self._start: State | None = None  # the first position's arrays, built on first use
+
+    def init(self, key: Array) -> State:
+        """A new game (pgx's ``init``). The game has no chance, so every game starts from
+        the same position: :meth:`initial_state`, computed once (outside any trace) and
+        returned as constants, which a batch restarting finished lanes selects for free.
+        ``key`` is accepted for pgx's API and not read."""
+        if self._start is None:
+            with jax.ensure_compile_time_eval():
+                self._start = jax.tree.map(np.asarray, self.initial_state())
+        return jax.tree.map(jnp.asarray, self._start)
 
     # ---- position ------------------------------------------------------------------------
     def _initial_x(self) -> HarvestersX:
@@ -120,6 +138,7 @@ class MoonHarvestersTwin(JaxEnv):
         n = t.n
         return HarvestersX(
             owner=jnp.full((t.cells,), -1, jnp.int8),
+            piece=jnp.full((t.cells,), -1, jnp.int16),
             crater=jnp.zeros((t.cells,), jnp.bool_),
             deposit=jnp.zeros((t.cells,), jnp.bool_),
             kind_of=jnp.full((n,), -1, jnp.int32),
@@ -132,6 +151,7 @@ class MoonHarvestersTwin(JaxEnv):
             phase=jnp.int32(AUCTION),
             player=jnp.int32(0),
             due=jnp.int32(0),
+            passes=jnp.int32(0),
             free=jnp.asarray(self._empty_free),
         )
 
@@ -190,6 +210,8 @@ class MoonHarvestersTwin(JaxEnv):
         covered = in_place & board.covered_cells(t, _at(x.kind_of, p), action - t.place_base)
         gain = jnp.sum(covered & x.deposit, dtype=jnp.int32)
         owner = jnp.where(covered, p.astype(jnp.int8), x.owner)
+        number = jnp.sum(x.placed, dtype=jnp.int32).astype(jnp.int16)
+        piece = jnp.where(covered, number, x.piece)
         placed = x.placed + (me & in_place)
         collected = x.collected + jnp.where(me, gain, 0)
         # deposits: one from the supply
@@ -198,6 +220,7 @@ class MoonHarvestersTwin(JaxEnv):
         due_left = x.due - in_deposits.astype(jnp.int32)
         new = x._replace(
             owner=owner,
+            piece=piece,
             crater=crater,
             deposit=deposit,
             kind_of=kind_of,
@@ -255,7 +278,11 @@ class MoonHarvestersTwin(JaxEnv):
             mover,
         ).astype(jnp.int32)
         due = jnp.where(deposits_next, due, 0).astype(jnp.int32)
-        return x._replace(phase=new_phase, player=new_player, due=due)
+        # handing the turn on, every seat skipped (all n when nobody can place) passed
+        next_turn = ~(in_auction & bidder_found) & ~craters_next & ~deposits_next
+        skipped = jnp.where(placer_found, (placer - mover - 1) % n, n)
+        passes = x.passes + jnp.where(next_turn, skipped, 0).astype(jnp.int32)
+        return x._replace(phase=new_phase, player=new_player, due=due, passes=passes)
 
     # ---- views and results ---------------------------------------------------------------
     def _observe(self, x: HarvestersX, player: Array) -> Array:
