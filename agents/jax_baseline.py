@@ -31,7 +31,7 @@ import jax
 import jax.numpy as jnp
 
 from moon_agents.net_weights import load_net
-from moon_agents.zoo import TRAINED_DIR
+from moon_agents.net_weights import TRAINED_DIR
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 

@@ -61,6 +61,11 @@ from moon_envs.core.snapshot import quote
 FORMAT = "moon-envs-net"
 VERSION = 1
 DESCRIPTION = "description.json"
+TRAINED_DIR = Path(__file__).parent / "trained"
+"""Where the shipped trained agents live, per game (``GameSpec.name``): ``<game>.npz``
+(a network trained on the JAX twin) and ``<game>.zip`` (a MaskablePPO policy).
+Defined here, at the bottom of the agents' imports, so the zoo and the JAX modules that
+read the shipped networks share it without importing each other."""
 MAX_DESCRIPTION_BYTES = 1 << 16
 MAX_LAYERS = MAX_HIDDEN_LAYERS
 MAX_WIDTH = MAX_HIDDEN_WIDTH

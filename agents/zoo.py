@@ -25,6 +25,9 @@ An agent spec is a string:
 * ``"mcts"`` / ``"mcts:FIELD=VALUE,..."``  UCT / information-set MCTS (every game), e.g.
   ``mcts:simulations=400,rollout=greedy,c=1.4,seconds=0.5`` (fields in
   :mod:`moon_agents.search.spec`).
+* ``"mctx:PATH,..."`` / ``"mctx:trained,..."``  Gumbel MuZero search (mctx) on the JAX
+  twin guided by a network file or the game's shipped one, e.g.
+  ``mctx:trained,simulations=64`` (fields in :mod:`moon_agents.search.mctx_spec`).
 * ``"NAME:FIELD=VALUE,..."``      a game's agent with parameters, where its class reads them
   with a ``from_spec(text, seed, name)`` class method: Star Master's
   ``memory:capacity=N`` (the memory agent remembering ``N`` slots, 0..9).
@@ -44,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from moon_agents.net_agent import SPEC_PREFIXES, parse_spec
+from moon_agents.net_weights import TRAINED_DIR
 from moon_envs.core.game import ConfigError
 from moon_envs.core.snapshot import quote
 
@@ -88,9 +92,6 @@ def jax_heuristic_games() -> list[str]:
     return sorted(_ON_TWIN)
 
 
-TRAINED_DIR = Path(__file__).parent / "trained"
-"""Where the shipped trained agents live, per game (``GameSpec.name``): ``<game>.npz``
-(a network trained on the JAX twin) and ``<game>.zip`` (a MaskablePPO policy)."""
 
 
 def trained_model(game: str, kind: str = "trained") -> Path | None:
@@ -112,6 +113,11 @@ def model_path(spec: str, game: str) -> Path | None:
         return trained_model(game, spec)
     if spec.startswith(SPEC_PREFIXES):
         return Path(parse_spec(spec)[0])
+    if spec.startswith("mctx:"):
+        from moon_agents.search.mctx_spec import parse_mctx_spec
+
+        path = parse_mctx_spec(spec)[0]
+        return trained_model(game) if path == "trained" else Path(path)
     for prefix in ("ppo:", "ppo-trusted:", "rllib:"):
         if spec.startswith(prefix):
             from moon_agents.checkpoint import checkpoint_path
@@ -141,6 +147,10 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
     """Build the agent named by ``spec`` for ``game`` (a ``GameSpec.name``)."""
     if spec == "mcts" or spec.startswith("mcts:"):
         return _make_mcts(spec, game, seed, name)
+    if spec.startswith("mctx:"):
+        from moon_agents.search.mctx_agent import MctxAgent
+
+        return MctxAgent.from_spec(spec, game, seed=seed, name=name or spec)
     if spec.startswith(("ppo:", "ppo-trusted:")):
         from moon_agents.policy import PolicyAgent
 

@@ -10,8 +10,9 @@ shrunk, the same command with smaller budgets:
 
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
-* ``bench``: ``--seconds 0.1`` and ``--repeats 1``; with ``--jax``, batch 4 only, and
-  Jupiter's twin where no env is named;
+* ``bench``: ``--seconds 0.1`` and ``--repeats 1``; with ``--jax``, batch 4 only (search
+  batch 2), only the play table unless ``--jax-part`` is named, and Jupiter's twin where no
+  env is named;
 * ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder (the published
   agents, budgets and parameters as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
@@ -184,6 +185,9 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             out[out.index("--batches") + 1] = "4"
         else:
             out += ["--batches", "4"]
+        if "--jax-part" not in out:  # the search table has its own test
+            out += ["--jax-part", "play"]
+        out += ["--search-batch", "2"]
     if command == "bench":
         if "--seconds" in out:
             out[out.index("--seconds") + 1] = "0.1"

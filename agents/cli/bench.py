@@ -21,6 +21,10 @@ from moon_agents.cli.ranges import (
 from moon_agents.cli.usage import UsageError
 from moon_agents.progress import CountBar, add_progress_flag
 
+# The search bench's bounds, written here so that --help needs no JAX import; a test checks
+# they match moon_agents.benchmarks.jax_search_speed.
+SEARCH_BATCHES = (1, 4096)
+DEFAULT_SEARCH_BATCH = 256
 DEFAULT_SECONDS = 1.0  # per measurement
 DEFAULT_JAX_SECONDS = 3.0
 DEFAULT_REPEATS = 3
@@ -62,6 +66,20 @@ def add_bench_parser(sub: Any) -> None:
         default="1,64,1024",
         help=f"with --jax: comma-separated sizes, each {range_text(BATCHES)} (default 1,64,1024)",
     )
+    be.add_argument(
+        "--jax-part",
+        choices=("play", "search", "all"),
+        default="all",
+        help="with --jax: random play, mctx search or both (default all)",
+    )
+    be.add_argument(
+        "--search-batch",
+        type=WholeNumber("--search-batch", SEARCH_BATCHES),
+        default=DEFAULT_SEARCH_BATCH,
+        metavar="N",
+        help=f"with --jax: positions per mctx search, {range_text(SEARCH_BATCHES)} "
+        f"(default {DEFAULT_SEARCH_BATCH})",
+    )
     add_progress_flag(be)
 
 
@@ -84,15 +102,28 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
                 f"{range_text(BATCHES)}"
             )
         seconds = args.seconds if args.seconds is not None else DEFAULT_JAX_SECONDS
-        with CountBar(args.progress, "bench --jax", "measurement") as progress:
-            run_jax_bench(
-                args.envs or None,
-                batches,
-                seconds,
-                args.seed,
-                progress.above(lambda s: print(s, file=out)),
-                progress=progress,
-            )
+        if args.jax_part in ("play", "all"):
+            with CountBar(args.progress, "bench --jax", "measurement") as progress:
+                run_jax_bench(
+                    args.envs or None,
+                    batches,
+                    seconds,
+                    args.seed,
+                    progress.above(lambda s: print(s, file=out)),
+                    progress=progress,
+                )
+        if args.jax_part in ("search", "all"):
+            from moon_agents.benchmarks.jax_search_speed import run_search_bench
+
+            with CountBar(args.progress, "bench --jax search", "measurement") as progress:
+                run_search_bench(
+                    args.envs or None,
+                    args.search_batch,
+                    seconds,
+                    args.seed,
+                    progress.above(lambda s: print(s, file=out)),
+                    progress=progress,
+                )
         return 0
     from moon_agents.benchmarks.bench_report import check_json_path
 

@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         nargs="+",
         metavar="SPEC",
-        help="random, greedy, mcts:..., ppo:PATH, az:PATH, rllib:PATH, ...: one per seat, in "
+        help="random, greedy, mcts:..., ppo:PATH, az:PATH, mctx:PATH, rllib:PATH, ...: one per "
+        "seat, in "
         "seat order (skipping --human's); their number is the player count (default: random "
         "in every seat)",
     )

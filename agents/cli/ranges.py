@@ -19,7 +19,8 @@ flag                   allowed                          commands
 
 Agent specs bound their own numbers (``mcts:simulations=N``: ``1..10**9``,
 :mod:`moon_agents.search.spec`; ``az:PATH,simulations=N``: ``1..100000``,
-:mod:`moon_agents.net_agent`). The seed range is the one training configs allow, so a seed
+:mod:`moon_agents.net_agent`; ``mctx:PATH,simulations=N``: ``1..4096``,
+:mod:`moon_agents.search.mctx_spec`). The seed range is the one training configs allow, so a seed
 from ``play`` or ``eval`` is also a valid ``train --seed``.
 
 :class:`WholeNumber` and :class:`PositiveNumber` are argparse ``type=`` readers that

@@ -11,11 +11,11 @@ import weakref
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import ConfigError
 from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.jupiter import JupiterX
 from moon_envs.jax.state import State
 from moon_envs.jupiter.config import STAGES
 
@@ -46,15 +46,16 @@ def to_python(env: JaxEnv, state: State) -> Any:
 
 def from_python(env: JaxEnv, py_state: Any) -> State:
     """The twin state of one Jupiter Python position."""
-    x = type(env._initial_x())(
-        cell=jnp.asarray(py_state.cell, jnp.int8),
-        probes_left=jnp.asarray(py_state.probes_left, jnp.int32),
-        dice_left=jnp.int32(py_state.dice_left),
-        points=jnp.asarray(py_state.points, jnp.int32),
-        player=jnp.int32(py_state.player),
-        rolled=jnp.int32(py_state.rolled),
-        stage=jnp.int32(STAGES.index(py_state.stage)),
+    # numpy leaves: the jitted wrap takes them as they are, with no eager jnp dispatch
+    x = JupiterX(
+        cell=np.asarray(py_state.cell, np.int8),
+        probes_left=np.asarray(py_state.probes_left, np.int32),
+        dice_left=np.int32(py_state.dice_left),
+        points=np.asarray(py_state.points, np.int32),
+        player=np.int32(py_state.player),
+        rolled=np.int32(py_state.rolled),
+        stage=np.int32(STAGES.index(py_state.stage)),
     )
     if env not in _WRAP:  # one compile per twin, not one per call
         _WRAP[env] = jax.jit(lambda x, steps: env._wrap(x, x.player, env._zero_rewards(), steps))
-    return _WRAP[env](x, jnp.int32(py_state.move_number))
+    return _WRAP[env](x, np.int32(py_state.move_number))

@@ -19,6 +19,11 @@ decisions (a finished game restarts in place), all inside one jitted ``lax.scan`
   (``value_target: bootstrap``, for games much longer than a window: Moonstar, Star
   Master).
 
+On ``algorithm.devices: N`` devices (:mod:`moon_agents.training.jax.devices`) the
+``games`` and the SGD ``batch_size`` are per device: ``N * games`` games are played in
+lock-step, split over the devices, and each SGD step takes ``N * batch_size`` samples,
+split too, its gradient averaged over all of them.
+
 Targets go to a replay of the last ``replay_size`` positions; each iteration then takes
 ``sample_reuse`` SGD samples per new position (AdamW, cosine-decayed learning rate,
 cross-entropy on the policy, squared error on the value). With ``augment: true`` every
@@ -39,6 +44,7 @@ import mctx
 import numpy as np
 import optax
 
+from moon_agents.training.jax.devices import Devices
 from moon_agents.training.jax.network import PolicyValueNet, batched, initial_net, to_arrays
 
 Array = jax.Array
@@ -76,14 +82,18 @@ class AlphaZero:
     def __init__(self, config: Any, twin: Any) -> None:
         self.cfg = config.algorithm
         self.twin = twin
+        self.devices = Devices(config.algorithm.devices)
+        self.num_games = config.algorithm.games * self.devices.count
+        self.batch_size = config.algorithm.batch_size * self.devices.count
         self.hidden_information = bool(twin.spec.hidden_information)
         a = self.cfg
         obs_size = int(np.prod(twin.observation_shape))
         key = jax.random.key(config.seed)
         net = initial_net(config, twin, key)
-        self.params, self.static = eqx.partition(net, eqx.is_array)
+        params, self.static = eqx.partition(net, eqx.is_array)
+        self.params = self.devices.replicate(params)
         budget = config.budget.total_timesteps
-        updates = (budget or 10_000_000) * a.sample_reuse / a.batch_size
+        updates = (budget or 10_000_000) * a.sample_reuse / self.batch_size
         schedule = optax.cosine_decay_schedule(
             a.learning_rate, max(int(updates), 1), alpha=a.final_learning_rate / a.learning_rate
         )
@@ -91,10 +101,11 @@ class AlphaZero:
             optax.clip_by_global_norm(a.max_grad_norm),
             optax.adamw(schedule, weight_decay=a.weight_decay),
         )
-        self.opt_state = self.optimizer.init(self.params)
+        self.opt_state = self.devices.replicate(self.optimizer.init(params))
         self.key = jax.random.key(config.seed + 1)
         self.key, init_key = jax.random.split(self.key)
-        self.states = jax.jit(jax.vmap(twin.init))(jax.random.split(init_key, a.games))
+        states = jax.jit(jax.vmap(twin.init))(jax.random.split(init_key, self.num_games))
+        self.states = self.devices.split(states)
         self.rng = np.random.default_rng(config.seed)
         self.replay = _Replay(a.replay_size, obs_size, twin.num_actions)
         self._play = jax.jit(self._play_window)
@@ -147,7 +158,7 @@ class AlphaZero:
 
     # ---- self-play ------------------------------------------------------------------------
     def _play_window(self, params: Any, states: Any, key: Array) -> tuple[Any, dict[str, Array]]:
-        n = self.cfg.games
+        n = self.num_games
 
         def one(states: Any, key: Array) -> tuple[Any, dict[str, Array]]:
             k_search, k_step, k_init = jax.random.split(key, 3)
@@ -162,7 +173,7 @@ class AlphaZero:
                 "discount": discount,
                 "ended": nxt.terminated,
             }
-            return select_games(nxt.terminated, fresh, nxt), record
+            return self.devices.constrain(select_games(nxt.terminated, fresh, nxt)), record
 
         states, rec = jax.lax.scan(one, states, jax.random.split(key, self.cfg.unroll))
 
@@ -209,7 +220,7 @@ class AlphaZero:
         start = time.perf_counter()
         self.key, k_play = jax.random.split(self.key)
         self.states, rec = self._play(self.params, self.states, k_play)
-        rec = jax.device_get(rec)
+        rec = self.devices.gather(rec)
         played = time.perf_counter()
         valid = rec["valid"].reshape(-1)
         self.replay.add(
@@ -217,13 +228,14 @@ class AlphaZero:
             rec["policy"].reshape(-1, rec["policy"].shape[-1])[valid],
             rec["value"].reshape(-1)[valid],
         )
-        self.decisions += a.games * a.unroll
+        self.decisions += self.num_games * a.unroll
         new = int(valid.sum())
-        steps = max(1, math.ceil(new * a.sample_reuse / a.batch_size)) if len(self.replay) else 0
+        batch = self.batch_size
+        steps = max(1, math.ceil(new * a.sample_reuse / batch)) if len(self.replay) else 0
         losses: list[dict[str, Any]] = []
         for _ in range(steps):
-            idx = self.rng.integers(0, len(self.replay), size=a.batch_size)
-            obs, pol, val = self.replay.batch(idx)
+            idx = self.rng.integers(0, len(self.replay), size=batch)
+            obs, pol, val = self.devices.split(self.replay.batch(idx))
             self.key, k_sym = jax.random.split(self.key)
             self.params, self.opt_state, stats = self._update(
                 self.params, self.opt_state, obs, pol, val, k_sym

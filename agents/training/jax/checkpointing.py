@@ -11,7 +11,13 @@ member, ``state.json``:
 * ``alphazero``'s replay buffer (its filled rows, head and size: nothing is lost) and
   its numpy generator's state;
 * the trainer's counters (``RESUME_COUNTERS``) and the run loop's state: metrics and
-  timing rows, the best evaluation so far, the next evaluation step, the seconds spent.
+  timing rows, the best evaluation so far, the next evaluation step, the seconds spent;
+* the number of devices the run's batch was split over (``algorithm.devices``).
+
+Arrays split over several devices are gathered whole to the host before they are
+written, and placed back with the fresh trainer's shardings when read: a state resumes
+on the same number of devices it was written on (its batches are that many times the
+config's), and a state written on another number is refused with a line that says so.
 
 It is read back without unpickling: every member must be one the freshly built trainer
 expects, with that trainer's shape and dtype (the replay's rows at most its capacity),
@@ -50,8 +56,9 @@ def _is_key(x: Any) -> bool:
     return jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
 
 
-def _host(x: Any) -> np.ndarray:
-    return np.asarray(jax.device_get(jax.random.key_data(x) if _is_key(x) else x))
+def _host(x: Any, gather: Any = jax.device_get) -> np.ndarray:
+    """``x`` whole on the host (a key as its raw key data); ``gather`` brings it there."""
+    return np.asarray(gather(jax.random.key_data(x) if _is_key(x) else x))
 
 
 def _expected(trainer: Any) -> dict[str, np.ndarray]:
@@ -59,7 +66,7 @@ def _expected(trainer: Any) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for tree in trainer.RESUME_TREES:
         for i, leaf in enumerate(jax.tree.leaves(getattr(trainer, tree))):
-            out[f"{tree}.{i}"] = _host(leaf)
+            out[f"{tree}.{i}"] = _host(leaf, trainer.devices.gather)
     replay = getattr(trainer, "replay", None)
     if replay is not None:
         for name in ("obs", "policy", "value"):
@@ -75,6 +82,7 @@ def save_state(run_dir: Path, trainer: Any, loop: dict[str, Any]) -> Path:
         "format": STATE_FORMAT,
         "algorithm": trainer.cfg.name,
         "counters": {k: int(getattr(trainer, k)) for k in trainer.RESUME_COUNTERS},
+        "devices": trainer.devices.count,
         "loop": loop,
     }
     replay = getattr(trainer, "replay", None)
@@ -119,6 +127,13 @@ def load_state(run_dir: Path, trainer: Any) -> dict[str, Any]:
             raise ConfigError(
                 f"{where}: written by the {meta.get('algorithm')!r} trainer, not "
                 f"{trainer.cfg.name!r}"
+            )
+        written_on = meta.get("devices", 1)
+        if written_on != trainer.devices.count:
+            raise ConfigError(
+                f"{where}: written by a run on {written_on!r} device(s); this run has "
+                f"{trainer.devices.count} (algorithm.devices: {trainer.cfg.devices!r}); "
+                f"allowed: resume on {written_on!r} device(s)"
             )
         expected = {f"{k}.npy" for k in template} | {STATE_JSON}
         if names != expected:
@@ -166,7 +181,7 @@ def _restore(trainer: Any, arrays: dict[str, np.ndarray], meta: dict, where: str
             value = jnp.asarray(arrays[f"{tree}.{i}"])
             if _is_key(leaf):
                 value = jax.random.wrap_key_data(value, impl=jax.random.key_impl(leaf))
-            new.append(value)
+            new.append(trainer.devices.place_like(value, leaf))
         setattr(trainer, tree, jax.tree.unflatten(treedef, new))
     counters = meta.get("counters", {})
     for name in trainer.RESUME_COUNTERS:

@@ -33,8 +33,11 @@ from moon_agents.training.sections import (
     _Section,
     check_layers,
 )
+from moon_envs.core.game import ConfigError
 
 ALGORITHM_NAMES = ("alphazero", "jax_ppo")
+MAX_DEVICES = 4096
+"""The largest ``algorithm.devices`` a config may name."""
 
 
 class _NetworkFields(_Section):
@@ -48,6 +51,11 @@ class _NetworkFields(_Section):
     learning_rate: float = Field(1e-3, gt=0, le=1, description="Adam step size at the start")
     final_learning_rate: float = Field(1e-4, gt=0, le=1, description="cosine decay to this")
     max_grad_norm: float = Field(1.0, gt=0, le=1000, description="gradient clipping norm")
+    devices: Annotated[int, Field(ge=1, le=MAX_DEVICES)] | Literal["all"] = Field(
+        "all",
+        description="devices the batch is split over (1..4096, at most the devices JAX "
+        "sees, or all of them); the config's batch sizes are per device",
+    )
     init_from: str | None = Field(
         None,
         min_length=1,
@@ -285,6 +293,13 @@ def twin_problems(env: EnvConfig, algorithm: Any, eval_opponents: list[str]) -> 
         from moon_agents.training.jax.network import opponent_net_problems
 
         problems += opponent_net_problems(algorithm.opponent_net, env.id, twin)
+    if getattr(algorithm, "devices", "all") != "all":
+        from moon_agents.training.jax.devices import device_count
+
+        try:
+            device_count(algorithm.devices)
+        except ConfigError as exc:
+            problems.append(str(exc))
     if hasattr(algorithm, "hidden"):  # a valid section: its network and memory fit
         from moon_agents.training.jax.budget import budget_problems
 

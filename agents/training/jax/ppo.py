@@ -39,6 +39,11 @@ the learner's decisions; advantages are normalized over the learner's decisions 
 window. Adam with gradient clipping, its step size cosine-decayed from
 ``learning_rate`` to ``final_learning_rate`` over the updates the budget allows.
 
+On ``algorithm.devices: N`` devices (:mod:`moon_agents.training.jax.devices`)
+``num_envs`` is per device: ``N * num_envs`` games are stepped in lock-step, split over
+the devices, and every minibatch (``N`` times as large) is split over them too, its
+gradient averaged over all of its decisions.
+
 All randomness comes from keys derived from ``seed``: the same config and seed give the
 same statistics on a CPU.
 """
@@ -55,6 +60,7 @@ import numpy as np
 import optax
 
 from moon_agents.training.jax.alphazero import NEG, select_games
+from moon_agents.training.jax.devices import Devices
 from moon_agents.training.jax.network import (
     PolicyValueNet,
     batched,
@@ -120,13 +126,15 @@ class JaxPPO:
         self.cfg = config.algorithm
         self.shaping = float(config.env.margin_shaping)
         self.twin = twin
+        self.devices = Devices(config.algorithm.devices)
+        self.num_envs = config.algorithm.num_envs * self.devices.count
         a = self.cfg
         self.obs_size = int(np.prod(twin.observation_shape))
         key = jax.random.key(config.seed)
         net = initial_net(config, twin, key)
         self.params, self.static = eqx.partition(net, eqx.is_array)
         budget = config.budget.total_timesteps
-        rollouts = (budget or 10_000_000) / (a.num_envs * a.num_steps)
+        rollouts = (budget or 10_000_000) / (self.num_envs * a.num_steps)
         updates = rollouts * a.num_epochs * a.num_minibatches
         schedule = optax.cosine_decay_schedule(
             a.learning_rate, max(int(updates), 1), alpha=a.final_learning_rate / a.learning_rate
@@ -134,7 +142,8 @@ class JaxPPO:
         self.optimizer = optax.chain(
             optax.clip_by_global_norm(a.max_grad_norm), optax.adam(schedule)
         )
-        self.opt_state = self.optimizer.init(self.params)
+        self.opt_state = self.devices.replicate(self.optimizer.init(self.params))
+        self.params = self.devices.replicate(self.params)
         self.heuristic = None
         if a.heuristic_fraction:
             from moon_agents.zoo import jax_heuristic
@@ -147,11 +156,12 @@ class JaxPPO:
             first, self.opponent_static = eqx.partition(
                 opponent_network(a.opponent_net), eqx.is_array
             )
-        self.pool = jax.tree.map(lambda p: jnp.stack([p] * slots), first)
+        self.pool = self.devices.replicate(jax.tree.map(lambda p: jnp.stack([p] * slots), first))
         self.snapshots = 1
         self.key = jax.random.key(config.seed + 1)
         self.key, init_key = jax.random.split(self.key)
-        self.games = jax.jit(self._start)(init_key, jnp.ones(a.num_envs, bool), jnp.int32(1))
+        games = jax.jit(self._start)(init_key, jnp.ones(self.num_envs, bool), jnp.int32(1))
+        self.games = self.devices.split(games)
         self._play = jax.jit(self._rollout)
         self._learn = jax.jit(self._update)
         self.rollouts = 0
@@ -185,7 +195,7 @@ class JaxPPO:
         """New games (state, learner seat, self-play flag, snapshot index, heuristic flag)
         where ``fresh``, ``games`` elsewhere."""
         a = self.cfg
-        n = a.num_envs
+        n = self.num_envs
         k_init, k_seat, k_self, k_opp = jax.random.split(key, 4)
         states = jax.vmap(self.twin.init)(jax.random.split(k_init, n))
         seat = jax.random.randint(k_seat, (n,), 0, 2)
@@ -256,7 +266,7 @@ class JaxPPO:
             games = self._start(
                 k_start, nxt.terminated, pool_len, (nxt, seat, self_play, opponent, heuristic)
             )
-            return games, record
+            return self.devices.constrain(games), record
 
         keys = jax.random.split(key, self.cfg.num_steps)
         games, rec = jax.lax.scan(one, games, keys)
@@ -316,6 +326,7 @@ class JaxPPO:
             batches = jax.tree.map(
                 lambda x: x[order].reshape((a.num_minibatches, -1, *x.shape[1:])), data
             )
+            batches = self.devices.constrain(batches, axis=1)  # each minibatch split
             return jax.lax.scan(step, carry, batches)
 
         keys = jax.random.split(key, a.num_epochs)
@@ -351,24 +362,26 @@ class JaxPPO:
         jax.block_until_ready(self.params)
         learned = time.perf_counter()
         self.rollouts += 1
-        self.decisions += a.num_envs * a.num_steps
+        self.decisions += self.num_envs * a.num_steps
         self.updates += a.num_epochs * a.num_minibatches
         frozen = a.opponent_net is not None  # no snapshot replaces the frozen opponent
         if a.pool_size and not frozen and self.rollouts % a.snapshot_every == 0:
             self._snapshot()
-        ended, pool_game = np.asarray(rec["ended"]), np.asarray(rec["pool_game"])
-        outcome = np.asarray(rec["outcome"])
+        host = self.devices.gather(
+            {k: rec[k] for k in ("ended", "pool_game", "outcome", "trained", "heuristic_game")}
+        )
+        ended, pool_game, outcome = host["ended"], host["pool_game"], host["outcome"]
         out: dict[str, float] = {
             "selfplay_s": played - start,
             "learn_s": learned - played,
             "episodes_finished": int(ended.sum()),
             "pool_episodes": int(pool_game.sum()),
-            "trained_fraction": float(np.asarray(rec["trained"]).mean()),
+            "trained_fraction": float(host["trained"].mean()),
         }
         out.update({k: float(v) for k, v in jax.device_get(stats).items()})
         out["learner_win_rate"] = _score(outcome[pool_game])
         if self.heuristic is not None:
-            against = np.asarray(rec["heuristic_game"])
+            against = host["heuristic_game"]
             out["heuristic_episodes"] = int(against.sum())
             out["heuristic_win_rate"] = _score(outcome[against])
         return out

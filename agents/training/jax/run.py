@@ -27,7 +27,7 @@ A run folder ``<output.dir>/<run name>/`` holds::
                                 worst-case win rate over eval.opponents (the first one
                                 reaching it; never the step-0 network of an init_from
                                 run, which is the file it started from), ``last`` the last
-    summary.json                final numbers, wall time, speeds
+    summary.json                final numbers, wall time, speeds, the device count
     resume/state.npz            what --resume continues from: the trainer's whole state
                                 after the last evaluation (checkpointing.py)
 
@@ -113,7 +113,7 @@ def train_jax(
     every = config.eval.every_timesteps or math.inf
     metrics: list[dict[str, Any]] = loop["metrics"]
     timing: list[dict[str, Any]] = loop["timing"]
-    bar = _bar(show, config, budget)
+    bar = _bar(show, config, budget, trainer.devices.count)
     if bar is not None and trainer.decisions:
         bar.update(trainer.decisions)
     start = time.perf_counter() - loop["elapsed_s"]
@@ -207,6 +207,7 @@ def train_jax(
         "interrupted": interrupted,
         "resumed_from_timesteps": loop["resumed_from"],
         "device": _device(),
+        "devices": trainer.devices.count,
     }
     write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     result = TrainResult(
@@ -259,10 +260,10 @@ def bar_labels(row: dict[str, Any]) -> dict[str, str]:
     return shown
 
 
-def _bar(show: bool | None, config: Any, total: int) -> Any:
-    return progress_bar(
-        show, total=None if total >= 2**62 else total, desc=config.run_name(), unit="decision"
-    )
+def _bar(show: bool | None, config: Any, total: int, devices: int = 1) -> Any:
+    """The run's progress bar, the device count after its name."""
+    desc = f"{config.run_name()} [{devices} device{'s' if devices > 1 else ''}]"
+    return progress_bar(show, total=None if total >= 2**62 else total, desc=desc, unit="decision")
 
 
 def plot_curve(
