@@ -20,7 +20,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.star_master.config import DECAY_SEEDS, STAR, StarMasterConfig
-from moon_envs.star_master.observation import ObservationLayout
 from moon_envs.star_master.phases import DRAW, END, FLIP, NAME, RACE, ROLL, SEED, SETUP, SWAP
 
 Array = jax.Array
@@ -83,42 +82,6 @@ class SMx(NamedTuple):
     winners: Array
 
 
-class ObservationPlan:
-    """Static gather plan of the observation: entry ``j`` is ``features[src[j]] == val[j]``
-    except the last entry, ``turn / turn cap``. ``features`` (see :func:`observe`) holds
-    the seat's window map, permutation, memory (``k`` each), the match (``k``), the pawns
-    from the seat on (``n * k``) and six scalars (white face, black star, phase, sought
-    colour, found slot, roller); so the one-hot blocks are one gather and compare."""
-
-    def __init__(self, n: int, k: int) -> None:
-        L = ObservationLayout(n, k)
-        nk, ch = n * k, k + 1
-        win, perm, mem, match, pawns, scalars = 0, k, 2 * k, 3 * k, 4 * k, 4 * k + nk
-        self.size = scalars + 6
-        src = np.zeros(L.size, np.int32)
-        val = np.full(L.size, -99, np.int32)
-
-        def put(start: int, sources, values) -> None:
-            sources, values = np.broadcast_arrays(sources, values)
-            stop = start + sources.size
-            src[start:stop], val[start:stop] = sources.ravel(), values.ravel()
-
-        slots = np.arange(k)
-        put(0, win + slots[:, None], np.arange(ch)[None, :])
-        put(L.perm[0], perm + slots[:, None], slots[None, :])
-        put(L.mem[0] - 1, mem + slots[:, None], np.arange(ch)[None, :])
-        put(L.pawns, pawns + np.arange(nk), 1)
-        put(L.white, scalars, np.arange(k + 1))
-        put(L.black, scalars + 1, 1)
-        put(L.phase, scalars + 2, np.arange(4))
-        put(L.target, scalars + 3, slots)
-        put(L.found, scalars + 4, slots)
-        put(L.match, match + slots, 1)
-        put(L.roller, scalars + 5, np.arange(n))
-        assert L.turn == L.size - 1
-        self.src, self.val = src, val
-
-
 class Tables:
     """The static facts of one config, read while tracing.
 
@@ -155,7 +118,6 @@ class Tables:
         with np.errstate(divide="ignore"):
             self.roll_logits = np.log(probs / probs.sum()).astype(np.float32)
         self.num_outcomes = DECAY_SEEDS if self.decays else 2 * (STAR + 1)
-        self.plan = ObservationPlan(self.n, k)
         prob = float(c.forget_prob)
         self.forget_threshold = 0 if prob <= 0.0 else int(np.ceil(prob * 2.0**53))
 

@@ -59,9 +59,12 @@ def legal_mask(t: Tables, x: SMx) -> Array:
 
 
 def observe(t: Tables, x: SMx, p: Array) -> Array:
-    """Seat ``p``'s observation (float32, the Python engine's layout and values)."""
+    """Seat ``p``'s observation (float32, the Python engine's layout and values).
+
+    Each block is a broadcast compare against a static range, concatenated in the
+    layout's order, which XLA fuses into one vectorised pass (a gather of the entries,
+    as a plan of indices, does not vectorise across a batch)."""
     n, k = t.n, t.k
-    plan = t.plan
     win, mem = pick(x.win, p), pick(x.mem, p)
     sought = jnp.where(x.target >= 0, x.target, x.white)
     match = (x.layout == sought) & ((win >= 0) | (mem >= 0)) & (sought >= 0) & (sought < k)
@@ -69,26 +72,23 @@ def observe(t: Tables, x: SMx, p: Array) -> Array:
     rotate = seats[None, :] == (p + seats[:, None]) % n  # row i: seat p + i
     pawns = jnp.any(rotate[:, :, None] & x.pawns[None], axis=1)
     rolled = x.white >= 0
-    scalars = jnp.stack(
-        [
-            jnp.where(rolled, jnp.minimum(x.white, k), -1),
-            (rolled & (x.black == 1)).astype(jnp.int32),
-            x.phase - NAME,  # name, flip, swap, race: 0..3
-            x.target,
-            x.found,
-            (x.roller - p) % n,
-        ]
-    )
-    features = jnp.concatenate(
-        [
-            win + 1,
-            pick(x.perm, p),
-            mem + 1,
-            match.astype(jnp.int32),
-            pawns.astype(jnp.int32).ravel(),
-            scalars.astype(jnp.int32),
-        ]
-    )
-    hot = (features[plan.src] == jnp.asarray(plan.val)).astype(jnp.float32)
+    channels, slots = jnp.arange(k + 1), jnp.arange(k)
+
+    def hot(value: Array, values: Array) -> Array:
+        return (jnp.expand_dims(value, -1) == values).ravel()
+
+    blocks = [
+        hot(win + 1, channels),
+        hot(pick(x.perm, p), slots),
+        hot(mem + 1, channels),
+        pawns.ravel(),
+        hot(jnp.where(rolled, jnp.minimum(x.white, k), -1), channels),
+        (rolled & (x.black == 1))[None],
+        hot(x.phase - NAME, jnp.arange(4)),  # name, flip, swap, race: 0..3
+        hot(x.target, slots),
+        hot(x.found, slots),
+        match,
+        hot((x.roller - p) % n, seats),
+    ]
     turn = x.turn.astype(jnp.float32) / jnp.float32(t.turn_cap)
-    return hot.at[-1].set(turn)
+    return jnp.concatenate([b.astype(jnp.float32) for b in blocks] + [turn[None]])
