@@ -80,10 +80,12 @@ METRICS: dict[str, Metric] = {
 
 
 class Results:
-    """Every run of every (metric, row); medians and ratios."""
+    """Every run of every (metric, row); medians and ratios. ``metrics`` are those of
+    ``moon-envs bench`` unless given (``bench --jax`` has its own)."""
 
-    def __init__(self) -> None:
-        self.runs: dict[str, dict[str, list[float]]] = {key: {} for key in METRICS}
+    def __init__(self, metrics: dict[str, Metric] | None = None) -> None:
+        self.metrics = METRICS if metrics is None else metrics
+        self.runs: dict[str, dict[str, list[float]]] = {key: {} for key in self.metrics}
 
     def add(self, metric: str, row: str, value: float) -> None:
         self.runs[metric].setdefault(row, []).append(float(value))
@@ -96,7 +98,7 @@ class Results:
         """``median(row) / median(peer)`` for every peer of ``metric`` that was measured."""
         value = self.median(metric, row)
         out = {}
-        for peer, peer_metric in METRICS[metric].peers:
+        for peer, peer_metric in self.metrics[metric].peers:
             ref = self.median(peer_metric, peer)
             if value is not None and ref:
                 out[peer] = value / ref
@@ -104,7 +106,7 @@ class Results:
 
     def as_json(self) -> dict[str, Any]:
         metrics: dict[str, Any] = {}
-        for key, m in METRICS.items():
+        for key, m in self.metrics.items():
             metrics[key] = {
                 "unit": m.unit,
                 "description": m.description,

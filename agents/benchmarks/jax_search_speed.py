@@ -2,8 +2,9 @@
 second, measured in one run.
 
 Every engine runs the same search: ``mctx.gumbel_muzero_policy`` with
-:data:`NUM_SIMULATIONS` simulations and :data:`MAX_CONSIDERED` considered actions over a
-batch of positions (256 by default), ``invalid_actions = ~legal_action_mask``. The
+:data:`DEFAULT_SIMULATIONS` simulations (``--simulations``, :data:`SIMULATIONS`) and
+:data:`MAX_CONSIDERED` considered actions over a batch of positions (256 by default,
+``--search-batch``, :data:`SEARCH_BATCHES`), ``invalid_actions = ~legal_action_mask``. The
 ``recurrent_fn`` is the engine's own ``step(state, action, key)`` (chance sampled with the
 search key); the reward is the mover's reward and the discount is ``+1`` when the same
 seat moves again and ``-1`` when the turn passes (``0`` once the game ends). That is a
@@ -15,22 +16,25 @@ flattened, so the network costs about the same everywhere and the figure mostly 
 ``step``. Only the public API is used (``init``, ``step``, ``observe``,
 ``legal_action_mask``, ``current_player``, ``rewards``, ``terminated``).
 
-One jitted call runs one whole search; the clock runs over whole calls after compilation,
-with ``block_until_ready``, and compilation is timed apart. The figure is
-``simulations/s = batch x NUM_SIMULATIONS x searches / seconds``; the ratio column is
-twin / connect_four. connect_four needs pgx: ``pip install "moon-envs[jax,bench]"``.
+One jitted call runs one whole search; :func:`prepare_search` compiles it (timed apart)
+and :meth:`PreparedSearch.time` runs whole calls for about ``seconds`` with
+``block_until_ready``, as often as ``--repeats`` asks. The figure is
+``simulations/s = batch x simulations x searches / seconds``.
+:func:`moon_agents.benchmarks.jax_speed.run_jax_bench` measures every twin and pgx
+connect_four this way in one run and prints the table (ratio: twin / connect_four).
+connect_four needs pgx: ``pip install "moon-envs[jax,bench]"``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from moon_agents.benchmarks.jax_speed import REFERENCE
-
-NUM_SIMULATIONS = 32
+DEFAULT_SIMULATIONS = 32
+SIMULATIONS = (1, 1024)
+"""The range ``--simulations`` allows."""
 MAX_CONSIDERED = 16
 HIDDEN = 64
 DEFAULT_SEARCH_BATCH = 256
@@ -40,17 +44,20 @@ SEARCH_BATCHES = (1, 4096)
 
 @dataclass(frozen=True)
 class SearchRow:
-    """One engine's search throughput at one batch size."""
+    """One engine's search throughput at one batch size: ``searches`` whole searches of
+    ``batch`` positions, ``simulations`` simulations each, in ``seconds``."""
 
     name: str
     batch: int
+    simulations: int
     searches: int
     seconds: float
     compile_seconds: float
 
     @property
-    def simulations_per_second(self) -> float:
-        sims = self.batch * NUM_SIMULATIONS * self.searches
+    def per_second(self) -> float:
+        """Simulations per second: ``batch x simulations x searches / seconds``."""
+        sims = self.batch * self.simulations * self.searches
         return sims / self.seconds if self.seconds > 0 else 0.0
 
 
@@ -67,9 +74,11 @@ def mlp_params(obs_size: int, num_actions: int, seed: int = 0) -> list[tuple[Any
     ]
 
 
-def search_fn(env: Any, batch: int, seed: int = 0) -> tuple[Callable, Any]:
-    """A jitted ``(state, key) -> action weights`` running one search over ``batch``
-    positions, and the batch of first positions to search from."""
+def search_fn(
+    env: Any, batch: int, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0
+) -> tuple[Callable, Any]:
+    """A jitted ``(state, key) -> action weights`` running one search of ``simulations``
+    simulations over ``batch`` positions, and the batch of first positions to search from."""
     import jax
     import jax.numpy as jnp
     import mctx
@@ -111,7 +120,7 @@ def search_fn(env: Any, batch: int, seed: int = 0) -> tuple[Callable, Any]:
             rng_key=key,
             root=root,
             recurrent_fn=recurrent_fn,
-            num_simulations=NUM_SIMULATIONS,
+            num_simulations=simulations,
             max_num_considered_actions=MAX_CONSIDERED,
             invalid_actions=~state.legal_action_mask,
         )
@@ -120,62 +129,60 @@ def search_fn(env: Any, batch: int, seed: int = 0) -> tuple[Callable, Any]:
     return jax.jit(search), states
 
 
-def measure_search(name: str, env: Any, batch: int, seconds: float, seed: int = 0) -> SearchRow:
-    """Compile one search, then time whole searches for about ``seconds``."""
+@dataclass
+class PreparedSearch:
+    """A compiled search of one engine over its first positions, ready to be timed again
+    and again (every call searches the same positions with a fresh key)."""
+
+    name: str
+    batch: int
+    simulations: int
+    compile_seconds: float
+    call: Callable
+    states: Any
+    key: Any
+
+    def time(self, seconds: float) -> SearchRow:
+        """Whole searches for about ``seconds`` (at least one)."""
+        import jax
+
+        searches = 0
+        start = time.perf_counter()
+        while True:
+            self.key, sub = jax.random.split(self.key)
+            jax.block_until_ready(self.call(self.states, sub))
+            searches += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        return SearchRow(
+            self.name, self.batch, self.simulations, searches, elapsed, self.compile_seconds
+        )
+
+
+def prepare_search(
+    name: str, env: Any, batch: int, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0
+) -> PreparedSearch:
+    """Compile one search (timed), then run it once as a warm-up, its key split as
+    :meth:`PreparedSearch.time` splits it (the split's own compile is no run's)."""
     import jax
 
-    fn, states = search_fn(env, batch, seed)
-    key = jax.random.PRNGKey(seed + 1)
+    fn, states = search_fn(env, batch, simulations, seed)
+    key, sub = jax.random.split(jax.random.PRNGKey(seed + 1))
     start = time.perf_counter()
-    compiled = fn.lower(states, key).compile()
+    compiled = fn.lower(states, sub).compile()
     compile_seconds = time.perf_counter() - start
-    jax.block_until_ready(compiled(states, key))  # warm-up
-    searches = 0
-    start = time.perf_counter()
-    while True:
-        key, sub = jax.random.split(key)
-        jax.block_until_ready(compiled(states, sub))
-        searches += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            break
-    return SearchRow(name, batch, searches, elapsed, compile_seconds)
+    jax.block_until_ready(compiled(states, sub))  # warm-up
+    return PreparedSearch(name, batch, simulations, compile_seconds, compiled, states, key)
 
 
-def run_search_bench(
-    env_ids: Sequence[str] | None = None,
-    batch: int = DEFAULT_SEARCH_BATCH,
-    seconds: float = 3.0,
+def measure_search(
+    name: str,
+    env: Any,
+    batch: int,
+    seconds: float,
     seed: int = 0,
-    out: Callable[[str], None] = print,
-    progress: Callable[[int, int, str], None] | None = None,
-) -> list[SearchRow]:
-    """Measure the search on pgx connect_four and every twin (default: all) and print one
-    table; ``progress`` as in :func:`moon_agents.benchmarks.jax_speed.run_jax_bench`."""
-    import pgx
-
-    import moon_envs.jax as mj
-
-    ids = list(env_ids or mj.list_twins())
-    engines = [(REFERENCE, pgx.make("connect_four"))] + [(i, mj.make(i)) for i in ids]
-    rows = []
-    for done, (name, env) in enumerate(engines):
-        if progress:
-            progress(done, len(engines), f"{name}, search batch {batch}")
-        rows.append(measure_search(name, env, batch, seconds, seed))
-    reference = rows[0].simulations_per_second
-    out("")
-    out(
-        f"mctx gumbel_muzero_policy, batch {batch}, {NUM_SIMULATIONS} simulations, "
-        f"{MAX_CONSIDERED} considered actions, MLP {HIDDEN}x{HIDDEN}"
-    )
-    out(f"{'engine':<22}{'simulations/s':>14}{'ratio':>9}{'compile s':>11}")
-    for row in rows:
-        ratio = row.simulations_per_second / reference if reference else 0.0
-        out(
-            f"{row.name:<22}{row.simulations_per_second:>14,.0f}{ratio:>8.2f}x"
-            f"{row.compile_seconds:>11.1f}"
-        )
-    if progress:
-        progress(len(engines), len(engines), "")
-    return rows
+    simulations: int = DEFAULT_SIMULATIONS,
+) -> SearchRow:
+    """Compile one search, then time whole searches for about ``seconds``."""
+    return prepare_search(name, env, batch, simulations, seed).time(seconds)

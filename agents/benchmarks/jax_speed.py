@@ -13,8 +13,11 @@ size. The Python AEC env of the same id runs the same random play for comparison
 in one process, :func:`moon_agents.benchmarks.speed.random_play`).
 
 The ratio column is twin / connect_four at the same batch size; machines are shared and
-noisy, so read ratios rather than absolute figures. connect_four needs pgx:
-``pip install "moon-envs[jax,bench]"``.
+noisy, so read ratios rather than absolute figures. :func:`run_jax_bench` also measures
+mctx search on every engine (:mod:`moon_agents.benchmarks.jax_search_speed`); it compiles
+everything first, then times ``repeats`` runs, one after the other, and shows medians
+(:mod:`moon_agents.benchmarks.jax_bench_report`: the tables and the JSON file).
+connect_four needs pgx: ``pip install "moon-envs[jax,bench]"``.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from moon_agents.benchmarks.jax_bench_report import REFERENCE
+
 DEFAULT_BATCHES = (1, 64, 1024)
-REFERENCE = "pgx connect_four"
+PARTS = ("play", "search", "all")
+"""What one bench measures (``--jax-part``): random play, mctx search, or both."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,37 @@ def rollout_fn(env: Any, batch: int, steps_per_call: int) -> tuple[Callable, Any
     return jax.jit(rollout), state
 
 
-def measure(name: str, env: Any, batch: int, seconds: float, steps_per_call: int) -> JaxRow:
-    """Compile, then time whole calls of the rollout for about ``seconds``."""
+@dataclass
+class PreparedPlay:
+    """A compiled random-play rollout of one engine, ready to be timed again and again."""
+
+    name: str
+    batch: int
+    steps_per_call: int
+    compile_seconds: float
+    call: Callable
+    state: Any
+    key: Any
+
+    def time(self, seconds: float) -> JaxRow:
+        """Whole calls of the rollout for about ``seconds`` (at least one)."""
+        import jax
+
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            self.state, self.key = self.call(self.state, self.key)
+            jax.block_until_ready(self.state)
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        decisions = calls * self.steps_per_call * self.batch
+        return JaxRow(self.name, self.batch, decisions, elapsed, self.compile_seconds)
+
+
+def prepare_play(name: str, env: Any, batch: int, steps_per_call: int) -> PreparedPlay:
+    """Compile the rollout (timed), then run one warm-up call."""
     import jax
 
     fn, state = rollout_fn(env, batch, steps_per_call)
@@ -114,21 +149,42 @@ def measure(name: str, env: Any, batch: int, seconds: float, steps_per_call: int
     compile_seconds = time.perf_counter() - start
     state, key = compiled(state, key)  # warm-up
     jax.block_until_ready(state)
-    calls = 0
-    start = time.perf_counter()
-    while True:
-        state, key = compiled(state, key)
-        jax.block_until_ready(state)
-        calls += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            break
-    return JaxRow(name, batch, calls * steps_per_call * batch, elapsed, compile_seconds)
+    return PreparedPlay(name, batch, steps_per_call, compile_seconds, compiled, state, key)
+
+
+def measure(name: str, env: Any, batch: int, seconds: float, steps_per_call: int) -> JaxRow:
+    """Compile, then time whole calls of the rollout for about ``seconds``."""
+    return prepare_play(name, env, batch, steps_per_call).time(seconds)
 
 
 def steps_per_call(batch: int) -> int:
     """Decisions per lane in one call: enough that dispatch costs nothing at any batch."""
     return max(16, 16384 // batch)
+
+
+def check_settings(
+    batches: Sequence[int], seconds: float, repeats: int, part: str, search_batch: int,
+    simulations: int,
+) -> None:  # fmt: skip
+    """ValueError naming the first setting out of its range (the CLI's flag names)."""
+    from moon_agents.benchmarks import jax_search_speed as js
+
+    def within(bounds: tuple[int, int], value: int) -> bool:
+        return bounds[0] <= value <= bounds[1]
+
+    checks = (
+        ("--batches", batches, min(batches, default=0) >= 1, "comma-separated positive integers"),
+        ("--seconds", seconds, seconds > 0, "more than 0"),
+        ("--repeats", repeats, repeats >= 1, "1 or more"),
+        ("--jax-part", part, part in PARTS, ", ".join(PARTS)),
+        ("--search-batch", search_batch, within(js.SEARCH_BATCHES, search_batch),
+         "{}..{}".format(*js.SEARCH_BATCHES)),
+        ("--simulations", simulations, within(js.SIMULATIONS, simulations),
+         "{}..{}".format(*js.SIMULATIONS)),
+    )  # fmt: skip
+    for flag, value, ok, allowed in checks:
+        if not ok:
+            raise ValueError(f"{flag} {value!r}: out of range; allowed: {allowed}")
 
 
 def run_jax_bench(
@@ -138,54 +194,115 @@ def run_jax_bench(
     seed: int = 0,
     out: Callable[[str], None] = print,
     progress: Callable[[int, int, str], None] | None = None,
-) -> list[JaxRow]:
-    """Measure every twin (default: all) and pgx connect_four at each batch size and print
-    one table per batch size, then the Python AEC envs. ``progress`` (if given) is called
-    with ``(measurements done, measurements in all, what is under way)`` before each
-    measurement and with ``""`` at the end."""
+    *,
+    repeats: int = 1,
+    part: str = "all",
+    search_batch: int | None = None,
+    simulations: int | None = None,
+    json_path: str | None = None,
+) -> dict[str, Any]:
+    """Measure every twin (default: all) and pgx connect_four, print the tables, return
+    the figures (and write them to ``json_path`` if given; its folder must exist).
+
+    ``part`` is ``"play"`` (random play at each of ``batches``, then the Python AEC envs),
+    ``"search"`` (mctx search of ``search_batch`` positions with ``simulations``
+    simulations, :mod:`moon_agents.benchmarks.jax_search_speed`) or ``"all"``. Every
+    engine is compiled first (timed apart); then ``repeats`` runs each time every
+    measurement once for about ``seconds``, one run after the other; the tables show
+    medians. ``progress`` (if given) is called with ``(steps done, steps in all, what is
+    under way)`` before each compile and each timed measurement, and with ``""`` at the
+    end. Returns the data of :func:`moon_agents.benchmarks.jax_bench_report.report_data`."""
     import jax
     import pgx
 
     import moon_envs
     import moon_envs.jax as mj
+    from moon_agents.benchmarks import jax_bench_report as jr
+    from moon_agents.benchmarks import jax_search_speed as js
+    from moon_agents.benchmarks.bench_report import Results, check_json_path, write_json
     from moon_agents.benchmarks.speed import random_play
 
+    search_batch = js.DEFAULT_SEARCH_BATCH if search_batch is None else search_batch
+    simulations = js.DEFAULT_SIMULATIONS if simulations is None else simulations
+    check_settings(batches, seconds, repeats, part, search_batch, simulations)
+    if json_path is not None:
+        check_json_path(json_path)
+    play, search = part in ("all", "play"), part in ("all", "search")
     ids = list(env_ids or mj.list_twins())
-    twins = {env_id: mj.make(env_id) for env_id in ids}
+    engines = {REFERENCE: pgx.make("connect_four"), **{e: mj.make(e) for e in ids}}
     out(f"JAX {jax.__version__} on {jax.devices()[0].platform}: {jax.devices()[0].device_kind}")
-    rows: list[JaxRow] = []
-    total, done = len(batches) * (len(twins) + 1) + len(ids), 0
+    metrics = jr.jax_metrics(
+        batches if play else (), search_batch if search else None, simulations, play
+    )
+    results = Results(metrics)
+    compiled: dict[str, dict[str, float]] = {key: {} for key in metrics}
+    to_prepare: list[tuple[str, str, str, Callable[[], Any]]] = []
+    for batch in batches if play else ():
+        for name, env in engines.items():
+            to_prepare.append((jr.play_key(batch), name, f"batch {batch}", lambda n=name,
+                               e=env, b=batch: prepare_play(n, e, b, steps_per_call(b))))
+    if search:
+        for name, env in engines.items():
+            to_prepare.append((jr.search_key(search_batch), name, f"search {search_batch}",
+                               lambda n=name, e=env: js.prepare_search(
+                                   n, e, search_batch, simulations, seed)))
+    python_envs = {env_id: moon_envs.make(env_id) for env_id in ids} if play else {}
+    total = len(to_prepare) + repeats * (len(to_prepare) + len(python_envs))
+    done = 0
 
-    def measured_next(name: str, what: str) -> None:
+    def next_step(text: str) -> None:
         nonlocal done
         if progress:
-            progress(done, total, f"{name}, {what}")
+            progress(done, total, text)
         done += 1
 
-    for batch in batches:
-        k = steps_per_call(batch)
-        measured_next(REFERENCE, f"batch {batch}")
-        reference = measure(REFERENCE, pgx.make("connect_four"), batch, seconds, k)
-        measured = []
-        for env_id, twin in twins.items():
-            measured_next(env_id, f"batch {batch}")
-            measured.append(measure(env_id, twin, batch, seconds, k))
-        rows += [reference, *measured]
+    timed = []
+    for key, name, what, prepare in to_prepare:
+        next_step(f"compiling {name}, {what}")
+        prepared = prepare()
+        compiled[key][name] = prepared.compile_seconds
+        timed.append((key, name, what, prepared))
+    for r in range(repeats):  # a run measures everything once; runs follow one another
+        for key, name, what, prepared in timed:
+            next_step(f"run {r + 1}/{repeats}, {name}, {what}")
+            results.add(key, name, prepared.time(seconds).per_second)
+        for env_id, env in python_envs.items():
+            next_step(f"run {r + 1}/{repeats}, {env_id}, Python AEC env")
+            results.add(jr.PYTHON_AEC, env_id, random_play(env, seconds, seed + r).steps_per_s)
+    for env in python_envs.values():
+        env.close()
+
+    runs = jr.runs_text(repeats)
+    for batch in batches if play else ():
         out("")
-        out(f"batch {batch} ({k} decisions per game per call)")
-        out(f"{'engine':<22}{'decisions/s':>14}{'ratio':>9}{'compile s':>11}")
-        for row in [reference, *measured]:
-            ratio = row.per_second / reference.per_second if reference.per_second else 0.0
-            out(f"{row.name:<22}{row.per_second:>14,.0f}{ratio:>8.2f}x{row.compile_seconds:>11.1f}")
-    out("")
-    out("Python AEC env, one process (moon_envs.make, random legal actions)")
-    for env_id in ids:
-        measured_next(env_id, "Python AEC env")
-        row = random_play(moon_envs.make(env_id), seconds, seed)
-        out(f"{env_id:<22}{row.steps_per_s:>14,.0f}")
+        out(f"batch {batch} ({steps_per_call(batch)} decisions per game per call, {runs})")
+        key = jr.play_key(batch)
+        jr.engine_table(results, key, list(engines), compiled[key], out, repeats)
+    if play:
+        out("")
+        out(f"Python AEC env, one process (moon_envs.make, random legal actions, {runs})")
+        for env_id in ids:
+            out(f"{env_id:<22}{results.median(jr.PYTHON_AEC, env_id):>14,.0f}")
+    if search:
+        out("")
+        out(f"mctx gumbel_muzero_policy, batch {search_batch}, {simulations} simulations, "
+            f"{js.MAX_CONSIDERED} considered actions, MLP {js.HIDDEN}x{js.HIDDEN} ({runs})")
+        key = jr.search_key(search_batch)
+        jr.engine_table(results, key, list(engines), compiled[key], out, repeats)
     if progress:
         progress(total, total, "")
-    return rows
+    settings = {
+        "envs": ids, "part": part, "batches": list(batches) if play else [],
+        "seconds": seconds, "repeats": repeats, "seed": seed,
+        "search": {
+            "batch": search_batch, "simulations": simulations,
+            "max_considered_actions": js.MAX_CONSIDERED, "hidden": [js.HIDDEN, js.HIDDEN],
+        } if search else None,
+    }  # fmt: skip
+    data = jr.report_data(results, compiled, settings)
+    if json_path is not None:
+        out(f"\nfigures written to {write_json(json_path, data)}")
+    return data
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -195,8 +312,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("envs", nargs="*", metavar="ENV", help="twin ids (default: all)")
     parser.add_argument("--batches", default="1,64,1024", help="comma-separated batch sizes")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--repeats", type=int, default=1, help="runs; medians shown")
+    parser.add_argument("--part", choices=PARTS, default="all", help="what to measure")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures to this file")
     args = parser.parse_args(argv)
-    run_jax_bench(args.envs or None, parse_batches(args.batches), args.seconds)
+    run_jax_bench(
+        args.envs or None, parse_batches(args.batches), args.seconds,
+        repeats=args.repeats, part=args.part, json_path=args.json,
+    )  # fmt: skip
     return 0
 
 

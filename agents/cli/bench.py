@@ -1,8 +1,8 @@
 """``moon-envs bench``: the speed of the envs beside peers measured in the same run (AEC
 random play beside PettingZoo's connect_four_v3; rules engine, clone() and MCTS beside
 OpenSpiel; see docs/benchmarks.md); with ``--jax``, of the batched JAX twins beside pgx's
-connect_four. A bar on stderr counts the measurements, with an ETA
-(``--progress/--no-progress``, :mod:`moon_agents.progress`)."""
+connect_four, random play and mctx search (``--jax-part``). A bar on stderr counts the
+measurements, with an ETA (``--progress/--no-progress``, :mod:`moon_agents.progress`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from moon_agents.cli.ranges import (
     BATCHES,
     MAX_SECONDS,
     REPEATS,
+    SEARCH_BATCHES,
+    SEARCH_SIMULATIONS,
     SEEDS,
     PositiveNumber,
     range_text,
@@ -21,13 +23,16 @@ from moon_agents.cli.ranges import (
 from moon_agents.cli.usage import UsageError
 from moon_agents.progress import CountBar, add_progress_flag
 
-# The search bench's bounds, written here so that --help needs no JAX import; a test checks
-# they match moon_agents.benchmarks.jax_search_speed.
-SEARCH_BATCHES = (1, 4096)
-DEFAULT_SEARCH_BATCH = 256
+# The bench --jax defaults, written here so that --help needs no JAX import; a test checks
+# they match moon_agents.benchmarks.jax_speed and jax_search_speed.
 DEFAULT_SECONDS = 1.0  # per measurement
 DEFAULT_JAX_SECONDS = 3.0
 DEFAULT_REPEATS = 3
+DEFAULT_JAX_REPEATS = 1
+JAX_PARTS = ("play", "search", "all")
+DEFAULT_SEARCH_BATCH = 256
+DEFAULT_SEARCH_SIMULATIONS = 32
+JAX_ONLY = ("--jax-part", "--search-batch", "--simulations")
 
 
 def add_bench_parser(sub: Any) -> None:
@@ -41,7 +46,7 @@ def add_bench_parser(sub: Any) -> None:
         type=PositiveNumber("--seconds", MAX_SECONDS),
         default=None,
         help=f"seconds per measurement, more than 0, at most {MAX_SECONDS:g} ({DEFAULT_SECONDS:g}; "
-        f"with --jax, per env and batch: {DEFAULT_JAX_SECONDS:g})",
+        f"with --jax, per engine and table: {DEFAULT_JAX_SECONDS:g})",
     )
     be.add_argument(
         "--repeats",
@@ -49,9 +54,11 @@ def add_bench_parser(sub: Any) -> None:
         default=None,
         metavar="K",
         help=f"runs, each measuring every env and peer once; medians shown, {range_text(REPEATS)} "
-        f"({DEFAULT_REPEATS})",
+        f"({DEFAULT_REPEATS}; with --jax, {DEFAULT_JAX_REPEATS})",
     )
-    be.add_argument("--json", metavar="PATH", help="also write the figures to this file")
+    be.add_argument(
+        "--json", metavar="PATH", help="also write the figures (every run) to this file"
+    )
     be.add_argument(
         "--seed",
         type=WholeNumber("--seed", SEEDS),
@@ -68,71 +75,45 @@ def add_bench_parser(sub: Any) -> None:
     )
     be.add_argument(
         "--jax-part",
-        choices=("play", "search", "all"),
-        default="all",
-        help="with --jax: random play, mctx search or both (default all)",
+        choices=JAX_PARTS,
+        default=None,
+        help="with --jax: random play (and the Python envs), mctx search or both (default all)",
     )
     be.add_argument(
         "--search-batch",
         type=WholeNumber("--search-batch", SEARCH_BATCHES),
-        default=DEFAULT_SEARCH_BATCH,
+        default=None,
         metavar="N",
         help=f"with --jax: positions per mctx search, {range_text(SEARCH_BATCHES)} "
         f"(default {DEFAULT_SEARCH_BATCH})",
+    )
+    be.add_argument(
+        "--simulations",
+        type=WholeNumber("--simulations", SEARCH_SIMULATIONS),
+        default=None,
+        metavar="N",
+        help=f"with --jax: simulations per mctx search, {range_text(SEARCH_SIMULATIONS)} "
+        f"(default {DEFAULT_SEARCH_SIMULATIONS})",
     )
     add_progress_flag(be)
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from moon_agents.benchmarks.speed import run_bench
-
-    if args.jax:
-        for flag, value in (("--repeats", args.repeats), ("--json", args.json)):
-            if value is not None:
-                raise UsageError(f"{flag} is not available with --jax")
-        from moon_agents.benchmarks.jax_speed import parse_batches, run_jax_bench
-
-        try:
-            batches = parse_batches(args.batches)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
-        if max(batches) > BATCHES[1]:
-            raise UsageError(
-                f"--batches {args.batches!r}: {max(batches)} is out of range; allowed: each "
-                f"{range_text(BATCHES)}"
-            )
-        seconds = args.seconds if args.seconds is not None else DEFAULT_JAX_SECONDS
-        if args.jax_part in ("play", "all"):
-            with CountBar(args.progress, "bench --jax", "measurement") as progress:
-                run_jax_bench(
-                    args.envs or None,
-                    batches,
-                    seconds,
-                    args.seed,
-                    progress.above(lambda s: print(s, file=out)),
-                    progress=progress,
-                )
-        if args.jax_part in ("search", "all"):
-            from moon_agents.benchmarks.jax_search_speed import run_search_bench
-
-            with CountBar(args.progress, "bench --jax search", "measurement") as progress:
-                run_search_bench(
-                    args.envs or None,
-                    args.search_batch,
-                    seconds,
-                    args.seed,
-                    progress.above(lambda s: print(s, file=out)),
-                    progress=progress,
-                )
-        return 0
     from moon_agents.benchmarks.bench_report import check_json_path
 
-    repeats = args.repeats if args.repeats is not None else DEFAULT_REPEATS
     if args.json is not None:
         try:
             check_json_path(args.json)
         except ValueError as err:
             raise UsageError(str(err)) from None
+    if args.jax:
+        return _jax_bench(args, out)
+    for flag in JAX_ONLY:
+        if getattr(args, flag[2:].replace("-", "_")) is not None:
+            raise UsageError(f"{flag} needs --jax")
+    from moon_agents.benchmarks.speed import run_bench
+
+    repeats = args.repeats if args.repeats is not None else DEFAULT_REPEATS
     with CountBar(args.progress, "bench", "measurement") as progress:
         run_bench(
             args.envs or None,
@@ -141,6 +122,38 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             out=progress.above(lambda s: print(s, file=out, flush=True)),
             repeats=repeats,
             progress=progress,
+            json_path=args.json,
+        )
+    return 0
+
+
+def _jax_bench(args: argparse.Namespace, out: TextIO) -> int:
+    """``bench --jax``: the twins beside pgx connect_four (random play, search, or both),
+    every engine compiled first, then ``--repeats`` runs; medians shown."""
+    from moon_agents.benchmarks.jax_speed import parse_batches, run_jax_bench
+
+    try:
+        batches = parse_batches(args.batches)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if max(batches) > BATCHES[1]:
+        raise UsageError(
+            f"--batches {args.batches!r}: {max(batches)} is out of range; allowed: each "
+            f"{range_text(BATCHES)}"
+        )
+    seconds = args.seconds if args.seconds is not None else DEFAULT_JAX_SECONDS
+    with CountBar(args.progress, "bench --jax", "step") as progress:
+        run_jax_bench(
+            args.envs or None,
+            batches,
+            seconds,
+            args.seed,
+            progress.above(lambda s: print(s, file=out, flush=True)),
+            progress=progress,
+            repeats=args.repeats if args.repeats is not None else DEFAULT_JAX_REPEATS,
+            part=args.jax_part or "all",
+            search_batch=args.search_batch,
+            simulations=args.simulations,
             json_path=args.json,
         )
     return 0

@@ -9,6 +9,8 @@ flag                   allowed                          commands
 ``--repeats``          ``1..1000``                      bench
 ``--seconds``          more than 0, at most ``3600``    bench
 ``--batches``          each ``1..1048576``              bench --jax
+``--search-batch``     ``1..4096``                      bench --jax (search)
+``--simulations``      ``1..1024``                      bench --jax (search)
 ``--timesteps``        ``1..10000000000``               train (the config's own range)
 ``--eval-games``       ``1..100000``                    train (the config's own range)
 ``--decisions``        ``8192..100000000``              exploit (one rollout .. 100 M)
@@ -39,6 +41,8 @@ WORKERS = (1, 256)
 REPEATS = (1, 1000)
 MAX_SECONDS = 3600.0
 BATCHES = (1, 2**20)
+SEARCH_BATCHES = (1, 4096)  # moon_agents.benchmarks.jax_search_speed.SEARCH_BATCHES
+SEARCH_SIMULATIONS = (1, 1024)  # moon_agents.benchmarks.jax_search_speed.SIMULATIONS
 TIMESTEPS = (1, 10**10)  # budget.total_timesteps's range
 EVAL_GAMES = (1, 100_000)  # eval.games's range
 WIDTHS = (20, 1000)

@@ -108,8 +108,8 @@ def test_bad_json_path_is_refused_before_measuring(
     [
         ["--repeats", "0"],
         ["--seconds", "0"],
-        ["--jax", "--json", "x.json"],
-        ["--jax", "--repeats", "2"],
+        ["--jax", "--search-batch", "0"],
+        ["--jax", "--simulations", "0"],
     ],
 )
 def test_bad_options_exit_2(argv: list[str]) -> None:
