@@ -10,9 +10,9 @@ shrunk, the same command with smaller budgets:
 
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
-* ``bench``: ``--seconds 0.1`` and ``--repeats 1``; with ``--jax``, batch 4 only (search
-  batch 2), only the play table unless ``--jax-part`` is named, and Jupiter's twin where no
-  env is named;
+* ``bench``: ``--seconds 0.1``, ``--repeats 1`` and ``--json`` in the temporary folder;
+  with ``--jax``, batch 4 only (a search of 2 positions with 2 simulations), only the play
+  table unless ``--jax-part`` is named, and Jupiter's twin where no env is named;
 * ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder (the published
   agents, budgets and parameters as they are);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
@@ -24,7 +24,8 @@ shrunk, the same command with smaller budgets:
   model such a shrunk run of ``configs/NAME.yaml`` wrote;
 * ``exploit``: ``--decisions 8192`` (one rollout) and ``--games 2``;
 * ``play --human SEAT``: the person types numbers 0, 1, 2, ... until the game ends;
-* output files (``--out``, ``--gif``, ``--html``, ``--to``) go to a temporary folder;
+* output files (``--out``, ``--gif``, ``--html``, ``--to``, ``--json``) go to a temporary
+  folder;
 * ``moon_agents.benchmarks.search_vs_open_spiel``: 4 simulations and 2 games per case (its
   default cases, or the one ``--env`` names);
 * ``moon_agents.benchmarks.moonstar_rounds``: ``--games 2``;
@@ -187,17 +188,20 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             out += ["--batches", "4"]
         if "--jax-part" not in out:  # the search table has its own test
             out += ["--jax-part", "play"]
-        out += ["--search-batch", "2"]
-    if command == "bench":
-        if "--seconds" in out:
-            out[out.index("--seconds") + 1] = "0.1"
-        else:
-            out += ["--seconds", "0.1"]
-        if "--jax" not in out:  # one run of each measurement, not the median of several
-            if "--repeats" in out:
-                out[out.index("--repeats") + 1] = "1"
+        for flag, value in (("--search-batch", "2"), ("--simulations", "2")):
+            if flag in out:
+                out[out.index(flag) + 1] = value
             else:
-                out += ["--repeats", "1"]
+                out += [flag, value]
+    if command == "bench":
+        # one short run of each measurement, not the median of several
+        for flag, value in (("--seconds", "0.1"), ("--repeats", "1")):
+            if flag in out:
+                out[out.index(flag) + 1] = value
+            else:
+                out += [flag, value]
+        if "--json" in out:  # its folder must exist (the file goes there, below)
+            (tmp / "files").mkdir(exist_ok=True)
     if command == "train":
         path = config_file(out[1])
         config = yaml.safe_load(path.read_text())
@@ -219,7 +223,9 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         if arg.startswith("mcts"):  # search budgets shrunk: the spec is what is checked
             arg = out[i] = re.sub(r"simulations=\d+", "simulations=4", arg)
             arg = out[i] = re.sub(r"seconds=[\d.]+", "seconds=0.01", arg)
-        if out[i - 1] in ("--out", "--gif", "--html", "--to") and i > 0 and command != "train":
+        if out[i - 1] in ("--out", "--gif", "--html", "--to", "--json") and i > 0 and (
+            command != "train"
+        ):
             out[i] = str(tmp / "files" / Path(arg).name)
         m = re.match(r"(ppo|rllib|az):runs/(\w+?)_seed(\d+)/(model\.zip|model\.npz|model)$", arg)
         if m:

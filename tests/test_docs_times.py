@@ -8,8 +8,9 @@ fenced and inline). A command counts as long when, on the 2-core machine:
 * ``ladder``: every pairing of the published line-ups plays ``--games`` (500) games;
 * ``bench``: ``5 n + 6`` measurements a run for ``n`` envs (31 for all five), times
   ``--repeats`` (3), times ``--seconds`` (1), is over a minute; with ``--jax``, one
-  measurement per engine (the four twins and pgx's connect_four) and batch size plus one
-  per Python env, at ``--seconds`` (3) each, plus compiling, is;
+  measurement per engine (the four twins and pgx's connect_four) and batch size, one per
+  engine for the search and one per Python env (fewer with ``--jax-part``), at
+  ``--seconds`` (3) each, times ``--repeats`` (1), plus compiling each engine's tables, is;
 * ``eval`` with an ``mcts`` agent plays 100 games or more (search costs tens of
   milliseconds a move), or its agents' ``seconds=`` budgets, over a seat's decisions
   (:data:`MOVES_PER_SEAT`) and the games, add up to over a minute;
@@ -111,10 +112,15 @@ def runs_for_minutes(command: str) -> bool:
     if name == "ladder":
         return True
     if name == "bench" and "--jax" in args:
+        part = args[args.index("--jax-part") + 1] if "--jax-part" in args else "all"
         batches = len(args[args.index("--batches") + 1].split(",")) if "--batches" in args else 3
+        batches = 0 if part == "search" else batches
+        tables = batches + (0 if part == "play" else 1)
         engines = (len(envs) or JAX_TWINS) + 1
-        measured = (batches * engines + engines - 1) * _value(args, "--seconds", 3)
-        return measured + 15 * batches * engines > 60  # 3 to 25 s to compile each
+        python_envs = 0 if part == "search" else engines - 1
+        measured = (tables * engines + python_envs) * _value(args, "--seconds", 3)
+        measured *= _value(args, "--repeats", 1)
+        return measured + 15 * tables * engines > 60  # 3 to 25 s to compile each
     if name == "bench":
         n = len(envs) or ALL_ENVS
         return (5 * n + 6) * _value(args, "--repeats", 3) * _value(args, "--seconds", 1) > 60
@@ -138,7 +144,13 @@ def test_the_rules_find_the_long_commands() -> None:
     assert not runs_for_minutes("moon-envs bench jupiter_v0 --seconds 1 --repeats 1")
     assert runs_for_minutes("moon-envs eval moonstar_v1 --agents mcts:seconds=0.5 heuristic")
     assert runs_for_minutes("moon-envs eval moonstar_v1 --agents mcts:seconds=0.5 a b --games 6")
-    assert not runs_for_minutes("moon-envs bench --jax jupiter_v0 --batches 1024 --seconds 5")
+    assert runs_for_minutes("moon-envs bench --jax")  # every twin, three batch sizes, search
+    assert runs_for_minutes("moon-envs bench --jax jupiter_v0 --batches 1024 --seconds 5")
+    assert not runs_for_minutes("moon-envs bench --jax jupiter_v0 --jax-part play --batches 64")
+    assert runs_for_minutes(
+        "moon-envs bench --jax jupiter_v0 --jax-part play --batches 64 --repeats 5"
+    )
+    assert not runs_for_minutes("moon-envs bench --jax jupiter_v0 --jax-part search")
     assert not runs_for_minutes("moon-envs eval jupiter_v0 --agents greedy random --games 100")
     assert not runs_for_minutes("moon-envs play jupiter_v0 --agents mcts greedy")
     assert any(c.startswith("moon-envs ladder") for c, _, _ in LONG)
