@@ -13,8 +13,9 @@ shrunk, the same command with smaller budgets:
 * ``bench``: ``--seconds 0.1``, ``--repeats 1`` and ``--json`` in the temporary folder;
   with ``--jax``, batch 4 only (a search of 2 positions with 2 simulations), only the play
   table unless ``--jax-part`` is named, and Jupiter's twin where no env is named;
-* ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder (the published
-  agents, budgets and parameters as they are);
+* ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder, the published
+  agents with MCTS budgets of 2 simulations and Moonwakers games cut to 2 rounds (the
+  lineup, its specs and the env parameters are otherwise as published);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
   rounds; an ``eval`` without ``--games`` plays 2;
 * ``train CONFIG``: a copy of CONFIG (a file or a shipped config's name) with 128
@@ -243,6 +244,26 @@ def _trained(name: str, seed: str, tmp: Path, model_name: str = "model.zip") -> 
     return model
 
 
+LONG_GAMES = ("moonwakers_v1",)  # tens of rounds a game (Moonstar's network needs its own cap)
+
+
+def shrink_ladders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The published ladders with 2-simulation MCTS and Moonwakers cut to 2 rounds."""
+    from dataclasses import replace
+
+    from moon_agents.evaluation.ladder import lineups
+
+    small = {}
+    for env_id, plan in lineups.LADDERS.items():
+        agents = {
+            label: re.sub(r"simulations=\d+", "simulations=2", spec)
+            for label, spec in plan.agents.items()
+        }
+        params = {**plan.env_params, **({"max_rounds": 2} if env_id in LONG_GAMES else {})}
+        small[env_id] = replace(plan, agents=agents, env_params=params)
+    monkeypatch.setattr(lineups, "LADDERS", small)
+
+
 class CountingInput(io.StringIO):
     """A person who types 0, 1, 2, ... (a wrong number is refused and the next is tried)."""
 
@@ -366,6 +387,8 @@ def test_documented_command_runs(
     tmp = tmp_path_factory.getbasetemp() / "docs_commands"
     tmp.mkdir(exist_ok=True)
     argv = shrink(argv, tmp) if argv else argv
+    if argv and argv[0] == "ladder":
+        shrink_ladders(monkeypatch)
     out = io.StringIO()
     code = main(argv, stdin=CountingInput(), stdout=out)
     assert code == 0, f"{command} -> {argv} exited {code}:\n{out.getvalue()[-2000:]}"
