@@ -201,18 +201,19 @@ def test_heuristic_learner_seat_fixes_the_learner_seat_against_greedy() -> None:
 
     env = {"id": "moon_harvesters_v0", "params": {"num_players": 2}}
     base = {**TINY["algorithm"], "num_envs": 64, "num_steps": 96, "num_epochs": 1}
-    for seat in (0, 1):
-        algo = {**base, "self_play_fraction": 0.2, "heuristic_fraction": 0.5}
-        config = parse_config(
-            {**TINY, "env": env, "algorithm": {**algo, "heuristic_learner_seat": seat}}
-        )
-        trainer = JaxPPO(config, mj.make(env["id"], **env["params"]))
-        for _ in range(2):  # before and after a rollout that restarts finished games
-            seats, self_play, _, heuristic = (np.asarray(x) for x in trainer.games[1:])
-            assert heuristic.sum() >= 10 and (seats[heuristic] == seat).all()
-            others = seats[~heuristic & ~self_play]
-            assert len(others) >= 10 and set(others.tolist()) == {0, 1}
+    seat = 1  # were the setting lost, about half of these games would seat the learner at 0
+    algo = {**base, "self_play_fraction": 0.2, "heuristic_fraction": 0.5}
+    config = parse_config(
+        {**TINY, "env": env, "algorithm": {**algo, "heuristic_learner_seat": seat}}
+    )
+    trainer = JaxPPO(config, mj.make(env["id"], **env["params"]))
+    for rollouts in range(2):  # before and after a rollout that restarts finished games
+        if rollouts:
             trainer.iteration()
+        seats, self_play, _, heuristic = (np.asarray(x) for x in trainer.games[1:])
+        assert heuristic.sum() >= 10 and (seats[heuristic] == seat).all()
+        others = seats[~heuristic & ~self_play]
+        assert len(others) >= 10 and set(others.tolist()) == {0, 1}
     with pytest.raises(
         ConfigError, match=r"algorithm\.heuristic_learner_seat: only with heuristic_fraction"
     ):
