@@ -20,9 +20,9 @@ VARIANTS = {
         {"num_players": n, "memory": m, **v}
         for n, m, v in [
             (2, "none", {}),
-            (3, "perfect", {"competition": True}),
+            (3, "perfect", {"competition": True, "max_turns": 40}),
             (4, "decay", {"children": True}),
-            (6, "none", {}),
+            (6, "none", {"max_turns": 40}),  # 2 and 4 players play whole games: enough
         ]
     ]
     + [{"num_players": 1, "solitaire": True, "memory": "perfect"}],
