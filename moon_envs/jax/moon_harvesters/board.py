@@ -80,9 +80,13 @@ def pack_fits(t: HarvesterTables, fits: np.ndarray) -> np.ndarray:
 
 
 def kind_words(t: HarvesterTables, free: Array, kind: Array) -> Array:
-    """uint32 ``[8, rows]``: ``free[kind]``, selected arithmetically (no gather)."""
-    pick = jnp.arange(t.kinds)[:, None, None] == kind
-    return jnp.max(jnp.where(pick, free, np.uint32(0)), axis=0)
+    """uint32 ``[8, rows]``: ``free[kind]`` (``kind`` clipped into range), as a chain of
+    selects over static slices: under ``vmap`` a gather, or a masked max over the kinds
+    (a reduction XLA's CPU backend does not vectorise), cost several times more."""
+    words = free[0]
+    for k in range(1, t.kinds):
+        words = jnp.where(kind >= k, free[k], words)
+    return words
 
 
 def unpack_placements(t: HarvesterTables, free: Array) -> Array:

@@ -263,8 +263,8 @@ class MoonHarvestersTwin(JaxEnv):
         due = jnp.where(in_deposits, due_left, due)
         # otherwise the next seat that can place moves; nobody can: the game is over
         fits = board.kinds_that_fit(x.free)
-        kind = jnp.clip(x.kind_of, 0, t.kinds - 1)
-        can_place = (x.kind_of >= 0) & (x.placed < t.pieces) & fits[kind]
+        took = x.kind_of[:, None] == jnp.arange(t.kinds)[None, :]  # no gather of fits[kind]
+        can_place = (x.placed < t.pieces) & jnp.any(took & fits[None, :], axis=1)
         placer_found, placer = _first_from(can_place, mover + 1)
 
         new_phase = jnp.select(
