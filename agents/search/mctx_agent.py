@@ -127,7 +127,7 @@ class MctxAgent:
         legal = legal_actions(view)
         search = self._search
         k = self.options.samples if search.hidden_information else 1
-        roots = [search.convert(view.sample_state(self.rng)) for _ in range(k)]
+        roots = _distinct_conversions(search, [view.sample_state(self.rng) for _ in range(k)])
         key = int(self.rng.integers(0, 2**31 - 1))
         mask = np.asarray(view.action_mask, bool)
         actions, weights = search.run(self._weights, key, roots, mask)
@@ -143,6 +143,27 @@ class MctxAgent:
             f"MctxAgent(name={self.name!r}, simulations={o.simulations}, "
             f"considered={o.considered}, samples={o.samples}, gumbel={o.gumbel})"
         )
+
+
+def _distinct_conversions(search: _Search, samples: list[Any]) -> list[Any]:
+    """The twin position of each sample, converting each distinct one once.
+
+    Determinisations often coincide (with perfect memory a Star Master seat knows the
+    layout, and only a race's sealed choices are redrawn), and the conversion costs more
+    than the search of a root; equal samples (equal ``to_dict()``) share one twin
+    position. Each root of the batch still draws its own chance events in the search."""
+    if len(samples) == 1:
+        return [search.convert(samples[0])]
+    seen: list[tuple[dict, Any]] = []
+    roots = []
+    for sample in samples:
+        data = sample.to_dict()
+        root = next((r for d, r in seen if d == data), None)
+        if root is None:
+            root = search.convert(sample)
+            seen.append((data, root))
+        roots.append(root)
+    return roots
 
 
 class _Search:
