@@ -58,6 +58,15 @@ def convertible_env_ids() -> list[str]:
     return sorted(CONVERTERS)
 
 
+@dataclasses.dataclass(frozen=True)
+class MctxDecision:
+    """What the search of one move found: per searched root (one, or ``samples``
+    determinisations), the action mctx chose and its improved policy over every action."""
+
+    actions: np.ndarray  # (roots,) int
+    weights: np.ndarray  # (roots, num_actions) float64
+
+
 class MctxAgent:
     """Gumbel MuZero search on the JAX twin, guided by a network (module docstring)."""
 
@@ -82,6 +91,7 @@ class MctxAgent:
         self._checker = NetAgent(arrays, description, name=name, source=str(path))
         self.description = description
         self.rng = np.random.default_rng(seed)
+        self.last: MctxDecision | None = None  # the search behind the last move
         from moon_agents.jax_baseline import BaselineModel
 
         model = BaselineModel.from_arrays(arrays, description)
@@ -131,6 +141,7 @@ class MctxAgent:
         key = int(self.rng.integers(0, 2**31 - 1))
         mask = np.asarray(view.action_mask, bool)
         actions, weights = search.run(self._weights, key, roots, mask)
+        self.last = MctxDecision(actions, weights)
         votes = np.bincount(actions, minlength=mask.size).astype(np.float64)
         score = votes + weights.sum(axis=0) / (k + 1.0)  # weights break ties among votes
         score[~mask] = -np.inf

@@ -135,7 +135,7 @@ def test_options_read() -> None:
 
 def test_games_without_a_converter_are_named() -> None:
     """A shipped network whose twin cannot convert Python positions is refused when the
-    agent is made, naming the twins that can (today only Jupiter's)."""
+    agent is made, naming the twins that can."""
     lacking = [
         p.stem
         for p in sorted(TRAINED_DIR.glob("*.npz"))

@@ -77,13 +77,18 @@ def test_star_master_search_does_not_peek_at_sealed_race_choices() -> None:
         assert state.to_string(seat) == other.to_string(seat)
         true_roots = [jax.tree.leaves(from_python(twin, s)) for s in (state, other)]
         assert any(not np.array_equal(a, b) for a, b in zip(*true_roots))
-        moves = []
+        moves, searches = [], []
         for s in (state, other):
             agent = make_agent(SM_SPEC, "star_master", seed=5)
             agent.reset(s.game, seat)
             moves.append(agent.act(AgentView.of(s.clone(), seat)))
+            searches.append(agent.last)
         assert moves[0] == moves[1]
         assert state.legal_actions_mask()[moves[0]] == 1
+        # the whole search, not only its vote: a root holding the true sealed choice
+        # would value the race's outcomes differently
+        np.testing.assert_array_equal(searches[0].actions, searches[1].actions)
+        np.testing.assert_array_equal(searches[0].weights, searches[1].weights)
 
 
 def test_moon_harvesters_plays_the_evaluation_opening_protocol() -> None:
