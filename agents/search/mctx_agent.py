@@ -15,7 +15,9 @@ for priors and leaf values:
   search's key, so each tree node holds one sampled outcome (as the ``alphazero``
   trainer's search).
 * **values**: every value (the network's, mctx's) is from the view of the seat to move.
-  Between two nodes the reward is the mover's ``win`` reward and the discount is ``+1``
+  Between two nodes the reward is the mover's ``win`` reward (plus ``margin`` times the
+  change of its score margin, for a network whose value learnt that shaped return, as
+  Moon Harvesters' ``jax_ppo`` network did) and the discount is ``+1``
   when the same seat moves again (Jupiter's roll then placement), ``-1`` when the turn
   passes and ``0`` at the end. This is exact for two players. With three or four, a
   value for "the next seat" is read as the negation of the mover's (every other seat is
@@ -30,8 +32,8 @@ The compiled search is cached per (env id, game parameters, activation, options)
 the network's arrays as an argument: a game, every later game and every network of the
 same architecture share one compile. With the same seed the agent plays the same moves.
 
-Spec: ``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G]``; ``PATH`` may
-be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
+Spec: ``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G][,margin=S]``;
+``PATH`` may be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
 :mod:`moon_agents.search.mctx_spec` for the ranges.
 """
 
@@ -152,7 +154,8 @@ class MctxAgent:
         o = self.options
         return (
             f"MctxAgent(name={self.name!r}, simulations={o.simulations}, "
-            f"considered={o.considered}, samples={o.samples}, gumbel={o.gumbel})"
+            f"considered={o.considered}, samples={o.samples}, gumbel={o.gumbel}, "
+            f"margin={o.margin})"
         )
 
 
@@ -237,6 +240,19 @@ class _Search:
         logits, value = net(states.observation)
         return jnp.where(legal, logits, -1e9), value
 
+    def _margin_change(self, before: Any, after: Any, mover: Any) -> Any:
+        """Per root: the change of the mover's score minus the others' mean score (the
+        ``jax_ppo`` trainer's margin shaping, whose return a shaped network's value
+        estimates)."""
+        import jax
+        import jax.numpy as jnp
+
+        delta = jax.vmap(self.twin.scores)(after) - jax.vmap(self.twin.scores)(before)
+        delta = delta.astype(jnp.float32)
+        own = jnp.take_along_axis(delta, mover[:, None], axis=1)[:, 0]
+        others = (jnp.sum(delta, axis=1) - own) / max(self.twin.num_players - 1, 1)
+        return own - others
+
     def _recurrent(self, net: Any, key: Any, action: Any, states: Any) -> tuple[Any, Any]:
         import jax
         import jax.numpy as jnp
@@ -246,6 +262,8 @@ class _Search:
         nxt = jax.vmap(self.twin.step)(states, action, keys)
         mover = states.current_player
         reward = jnp.take_along_axis(nxt.rewards, mover[:, None], axis=1)[:, 0]
+        if self.options.margin:
+            reward = reward + self.options.margin * self._margin_change(states, nxt, mover)
         same = nxt.current_player == mover
         discount = jnp.where(nxt.terminated, 0.0, jnp.where(same, 1.0, -1.0))
         logits, value = self._evaluate(net, nxt, nxt.legal_action_mask)

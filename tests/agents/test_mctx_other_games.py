@@ -25,7 +25,7 @@ from moon_envs.jax.python_states import from_python
 from moon_envs.star_master.phases import NOT_CHOSEN, RACE
 
 SM_SPEC = "mctx:trained,simulations=8,considered=4,samples=4"
-MH_SPEC = "mctx:trained,simulations=4,considered=4"
+MH_SPEC = "mctx:trained,simulations=4,considered=4,margin=1"
 
 
 def _star_master_params() -> dict:
@@ -104,3 +104,24 @@ def test_moon_harvesters_plays_the_evaluation_opening_protocol() -> None:
     assert openings[0] != openings[2]
     assert r.distinct == 4
     assert r.stats[spec].games == 4
+
+
+def test_margin_reward_is_the_movers_score_change_minus_the_others() -> None:
+    """``margin=K`` adds the ``jax_ppo`` shaping to the search's rewards: on twin positions
+    converted from a Python game, the change of the mover's score minus the other's,
+    exactly as the Python engine scores the move (the sign a shaped value expects)."""
+    game = moon_envs.make("moon_harvesters_v0", num_players=2).game
+    agent = make_agent(MH_SPEC, "moon_harvesters", seed=0)
+    search, rng = agent._search, np.random.default_rng(4)
+    state, checked = game.new_initial_state(), 0
+    while state.current_player() != TERMINAL and checked < 3:
+        mover, before = state.current_player(), state.clone()
+        state.apply_action(int(rng.choice(state.legal_actions_mask().nonzero()[0])))
+        gained = np.asarray(state.scores(), float) - np.asarray(before.scores(), float)
+        if not gained.any():
+            continue
+        pair = [jax.tree.map(lambda a: a[None], search.convert(s)) for s in (before, state)]
+        change = search._margin_change(*pair, np.array([mover]))
+        assert float(change[0]) == pytest.approx(gained[mover] - gained[1 - mover])
+        checked += 1
+    assert checked == 3
