@@ -15,7 +15,9 @@ for priors and leaf values:
   search's key, so each tree node holds one sampled outcome (as the ``alphazero``
   trainer's search).
 * **values**: every value (the network's, mctx's) is from the view of the seat to move.
-  Between two nodes the reward is the mover's ``win`` reward and the discount is ``+1``
+  Between two nodes the reward is the mover's ``win`` reward (plus ``margin`` times the
+  change of its score margin, for a network whose value learnt that shaped return, as
+  Moon Harvesters' ``jax_ppo`` network did) and the discount is ``+1``
   when the same seat moves again (Jupiter's roll then placement), ``-1`` when the turn
   passes and ``0`` at the end. This is exact for two players. With three or four, a
   value for "the next seat" is read as the negation of the mover's (every other seat is
@@ -30,8 +32,8 @@ The compiled search is cached per (env id, game parameters, activation, options)
 the network's arrays as an argument: a game, every later game and every network of the
 same architecture share one compile. With the same seed the agent plays the same moves.
 
-Spec: ``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G]``; ``PATH`` may
-be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
+Spec: ``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G][,margin=S]``;
+``PATH`` may be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
 :mod:`moon_agents.search.mctx_spec` for the ranges.
 """
 
@@ -58,6 +60,15 @@ def convertible_env_ids() -> list[str]:
     return sorted(CONVERTERS)
 
 
+@dataclasses.dataclass(frozen=True)
+class MctxDecision:
+    """What the search of one move found: per searched root (one, or ``samples``
+    determinisations), the action mctx chose and its improved policy over every action."""
+
+    actions: np.ndarray  # (roots,) int
+    weights: np.ndarray  # (roots, num_actions) float64
+
+
 class MctxAgent:
     """Gumbel MuZero search on the JAX twin, guided by a network (module docstring)."""
 
@@ -82,6 +93,7 @@ class MctxAgent:
         self._checker = NetAgent(arrays, description, name=name, source=str(path))
         self.description = description
         self.rng = np.random.default_rng(seed)
+        self.last: MctxDecision | None = None  # the search behind the last move
         from moon_agents.jax_baseline import BaselineModel
 
         model = BaselineModel.from_arrays(arrays, description)
@@ -127,10 +139,11 @@ class MctxAgent:
         legal = legal_actions(view)
         search = self._search
         k = self.options.samples if search.hidden_information else 1
-        roots = [search.convert(view.sample_state(self.rng)) for _ in range(k)]
+        roots = _distinct_conversions(search, [view.sample_state(self.rng) for _ in range(k)])
         key = int(self.rng.integers(0, 2**31 - 1))
         mask = np.asarray(view.action_mask, bool)
         actions, weights = search.run(self._weights, key, roots, mask)
+        self.last = MctxDecision(actions, weights)
         votes = np.bincount(actions, minlength=mask.size).astype(np.float64)
         score = votes + weights.sum(axis=0) / (k + 1.0)  # weights break ties among votes
         score[~mask] = -np.inf
@@ -141,8 +154,30 @@ class MctxAgent:
         o = self.options
         return (
             f"MctxAgent(name={self.name!r}, simulations={o.simulations}, "
-            f"considered={o.considered}, samples={o.samples}, gumbel={o.gumbel})"
+            f"considered={o.considered}, samples={o.samples}, gumbel={o.gumbel}, "
+            f"margin={o.margin})"
         )
+
+
+def _distinct_conversions(search: _Search, samples: list[Any]) -> list[Any]:
+    """The twin position of each sample, converting each distinct one once.
+
+    Determinisations often coincide (with perfect memory a Star Master seat knows the
+    layout, and only a race's sealed choices are redrawn), and the conversion costs more
+    than the search of a root; equal samples (equal ``to_dict()``) share one twin
+    position. Each root of the batch still draws its own chance events in the search."""
+    if len(samples) == 1:
+        return [search.convert(samples[0])]
+    seen: list[tuple[dict, Any]] = []
+    roots = []
+    for sample in samples:
+        data = sample.to_dict()
+        root = next((r for d, r in seen if d == data), None)
+        if root is None:
+            root = search.convert(sample)
+            seen.append((data, root))
+        roots.append(root)
+    return roots
 
 
 class _Search:
@@ -205,6 +240,19 @@ class _Search:
         logits, value = net(states.observation)
         return jnp.where(legal, logits, -1e9), value
 
+    def _margin_change(self, before: Any, after: Any, mover: Any) -> Any:
+        """Per root: the change of the mover's score minus the others' mean score (the
+        ``jax_ppo`` trainer's margin shaping, whose return a shaped network's value
+        estimates)."""
+        import jax
+        import jax.numpy as jnp
+
+        delta = jax.vmap(self.twin.scores)(after) - jax.vmap(self.twin.scores)(before)
+        delta = delta.astype(jnp.float32)
+        own = jnp.take_along_axis(delta, mover[:, None], axis=1)[:, 0]
+        others = (jnp.sum(delta, axis=1) - own) / max(self.twin.num_players - 1, 1)
+        return own - others
+
     def _recurrent(self, net: Any, key: Any, action: Any, states: Any) -> tuple[Any, Any]:
         import jax
         import jax.numpy as jnp
@@ -214,6 +262,8 @@ class _Search:
         nxt = jax.vmap(self.twin.step)(states, action, keys)
         mover = states.current_player
         reward = jnp.take_along_axis(nxt.rewards, mover[:, None], axis=1)[:, 0]
+        if self.options.margin:
+            reward = reward + self.options.margin * self._margin_change(states, nxt, mover)
         same = nxt.current_player == mover
         discount = jnp.where(nxt.terminated, 0.0, jnp.where(same, 1.0, -1.0))
         logits, value = self._evaluate(net, nxt, nxt.legal_action_mask)

@@ -1,6 +1,6 @@
 """The options of the mctx search agent and how an ``mctx:`` agent spec is read.
 
-``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G]``, ``PATH`` a network
+``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G][,margin=S]``, ``PATH`` a network
 weight file (as ``az:PATH``) or ``trained`` (the game's shipped network):
 
 ===========  ==========================================================================
@@ -12,6 +12,10 @@ samples      root determinisations searched as one batch in a hidden-information
              (8), integers ``1..64``; a perfect-information game searches one root
 gumbel       scale of the Gumbel noise on the root's priors (0: the ``considered``
              actions of highest prior, no noise), numbers ``0..10``
+margin       the ``env.margin_shaping`` the network's value was trained with (0): the
+             search's reward adds ``margin`` times the change of the mover's score
+             minus the others' mean score, as the ``jax_ppo`` trainer's reward did
+             (Moon Harvesters' shipped network: 1), numbers ``0..10``
 ===========  ==========================================================================
 
 Bad fields or values raise :class:`~moon_envs.core.game.ConfigError` naming the field
@@ -32,6 +36,7 @@ RANGES: dict[str, tuple[type, float, float]] = {
     "considered": (int, 1, 64),
     "samples": (int, 1, 64),
     "gumbel": (float, 0.0, 10.0),
+    "margin": (float, 0.0, 10.0),
 }
 """Field -> (type, lowest, highest) allowed value."""
 
@@ -44,6 +49,7 @@ class MctxOptions:
     considered: int = 16
     samples: int = 8
     gumbel: float = 0.0
+    margin: float = 0.0
 
     def __post_init__(self) -> None:
         for field, (kind, low, high) in RANGES.items():

@@ -116,6 +116,7 @@ def test_beats_random_play() -> None:
         ("mctx:trained,samples=0", r"samples=0 .*integers 1\.\.64"),
         ("mctx:trained,gumbel=-1", r"gumbel=-1.0 .*numbers 0\.\.10"),
         ("mctx:trained,gumbel=nan", r"gumbel=nan .*numbers 0\.\.10"),
+        ("mctx:trained,margin=-0.5", r"margin=-0.5 .*numbers 0\.\.10"),
         ("mctx:trained,depth=3", "unknown option 'depth'; allowed options: simulations, "),
         ("mctx:trained,simulations=4,simulations=8", "given twice"),
     ],
@@ -129,13 +130,14 @@ def test_options_read() -> None:
     path, options = parse_mctx_spec("mctx:runs/a,b/model.npz,simulations=12,gumbel=0.5")
     assert path == "runs/a,b/model.npz"
     assert options == MctxOptions(simulations=12, gumbel=0.5)
+    assert parse_mctx_spec("mctx:trained,margin=1")[1].margin == 1.0
     with pytest.raises(ConfigError, match="simulations=True"):
         MctxOptions(simulations=True)
 
 
 def test_games_without_a_converter_are_named() -> None:
     """A shipped network whose twin cannot convert Python positions is refused when the
-    agent is made, naming the twins that can (today only Jupiter's)."""
+    agent is made, naming the twins that can."""
     lacking = [
         p.stem
         for p in sorted(TRAINED_DIR.glob("*.npz"))
