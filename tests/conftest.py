@@ -38,6 +38,7 @@ LONGEST_FIRST = (  # the files that take a minute or more of one worker on the 2
     "tests/jax/test_star_master_twin.py",
     "tests/agents/test_jax_bench.py",
     "tests/agents/test_mctx_agent.py",
+    "tests/agents/test_mctx_other_games.py",
 )
 
 
