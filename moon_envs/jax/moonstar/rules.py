@@ -156,6 +156,16 @@ def _uniform_below(hi: Array, lo: Array, n: Array) -> Array:
     return (((hi % n) * wrap + lo % n) % n).astype(i32)
 
 
+def sorted_faces(drawn: Array) -> Array:
+    """``jnp.sort(drawn)`` for faces 1..7 without a sort (slow under ``vmap`` on the CPU):
+    the ``i``-th smallest is 1 + the number of faces ``f`` in 1..6 with at most ``i``
+    dice showing ``f`` or less."""
+    f = jnp.arange(1, 7)
+    at_most = jnp.sum(drawn[:, None] <= f[None, :], axis=0)  # [6]
+    i = jnp.arange(drawn.shape[0])
+    return (1 + jnp.sum(at_most[None, :] <= i[:, None], axis=1)).astype(i32)
+
+
 def sample_chance(t: MoonstarTables, x: MoonstarX, key: Array) -> Array:
     """An outcome id drawn from :func:`chance_probs`, from one draw of random bits: a roll
     is drawn die by die, sorted and ranked back to its id; the other events uniformly
@@ -165,7 +175,8 @@ def sample_chance(t: MoonstarTables, x: MoonstarX, key: Array) -> Array:
     hi, lo = bits[: D + 1], bits[D + 1 :]
     nd = per_round(t, t.num_dice, x)
     live = jnp.arange(D) < nd
-    faces = jnp.sort(jnp.where(live, _uniform_below(hi[:D], lo[:D], 6) + 1, 7))
+    drawn = jnp.where(live, _uniform_below(hi[:D], lo[:D], 6) + 1, 7)
+    faces = sorted_faces(drawn)
     prev = jnp.concatenate([jnp.ones(1, i32), faces[:-1]])
     rest = jnp.clip(nd - jnp.arange(D) - 1, 0, D)
     part = jnp.asarray(t.rank_part)
