@@ -56,7 +56,7 @@ class MoonstarTwin(JaxEnv):
 
     def _resolve_x(self, x: MoonstarX, key: Array) -> MoonstarX:
         if fast.resolves_in_one(self.tables):
-            return fast.resolve_one(self, x, key)
+            return fast.materialized(fast.resolve_one(self, x, key))
         return super()._resolve_x(x, key)
 
     # ---- hooks -----------------------------------------------------------------------------
@@ -75,7 +75,7 @@ class MoonstarTwin(JaxEnv):
         return rules.legal_mask(self.tables, x)
 
     def _apply_action_x(self, x: MoonstarX, action: Array) -> MoonstarX:
-        return advance(self.tables, x, action, chance=False)
+        return fast.materialized(advance(self.tables, x, action, chance=False))
 
     def _apply_chance_x(self, x: MoonstarX, outcome: Array) -> MoonstarX:
         return advance(self.tables, x, outcome, chance=True)
