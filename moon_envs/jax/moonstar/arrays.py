@@ -141,3 +141,10 @@ def upd(x: MoonstarX, cond: Array, **fields: Array) -> MoonstarX:
         new = x._replace(**scalars).scalars
         arrays["scalars"] = jnp.where(cond, new, x.scalars)
     return super(MoonstarX, x)._replace(**arrays)
+
+
+def materialized(x):
+    """``x`` itself, behind :func:`jax.lax.optimization_barrier`: computed once, in
+    memory, before its readers. Without it XLA may fuse a computation into each of its
+    readers (or a reduction into each element that reads it) and do it again in each."""
+    return jax.lax.optimization_barrier(x)

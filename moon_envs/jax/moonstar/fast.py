@@ -13,10 +13,11 @@
   ``init`` draws the outcome as the generic path does and picks its position: leaves the
   same in every position are constants, the others one gather.
 
-* :func:`materialized`: the position after an action and after the chance it causes is
-  computed once, in memory, before the mask, the observation, the rewards and the
-  selects of ``step`` read it. Without it XLA fuses the transition into each of its
-  readers and computes it again in each.
+* ``materialized`` (:mod:`~moon_envs.jax.moonstar.arrays`): the twin's position after
+  an action and after the chance it causes is computed once, in memory, before the
+  mask, the observation, the rewards and the selects of ``step`` read it. Without it
+  XLA fuses the transition into each of its readers and computes it again in each; the
+  mask's and the observation's parts are materialized the same way.
 
 The first two are checked step by step against the generic paths in ``tests/jax``.
 """
@@ -46,12 +47,6 @@ def resolve_one(env: Any, x: Any, key: Array) -> Any:
     _, sub = jax.random.split(key)
     after = env._apply_chance_x(x, env._sample_chance(x, sub))
     return select(env._player(x) == CHANCE, after, x)
-
-
-def materialized(x: Any) -> Any:
-    """``x`` itself, behind :func:`jax.lax.optimization_barrier` (see the module
-    docstring): its readers are not fused with the computation that made it."""
-    return jax.lax.optimization_barrier(x)
 
 
 class InitTable:

@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.core.game import CHANCE, TERMINAL
-from moon_envs.jax.moonstar.arrays import MoonstarX
+from moon_envs.jax.moonstar.arrays import MoonstarX, materialized
 from moon_envs.jax.moonstar.tables import (
     AUCTION,
     BETS,
@@ -95,7 +95,7 @@ def play_block(t: MoonstarTables, x: MoonstarX) -> Array:
     free = (x.dice > 0) & ~x.die_used
     d = jnp.arange(t.D)
     earlier = (d[None, :] < d[:, None]) & free[None, :] & (x.dice[None, :] == x.dice[:, None])
-    first = free & ~earlier.any(axis=1)
+    first = materialized(free & ~earlier.any(axis=1))
     unmoved = (x.moon_star >= 0) & ~x.moon_moved
     dirs = jnp.arange(t.K) < per_round(t, t.num_dirs, x)
     return unmoved[:, None, None] & first[None, :, None] & dirs[None, None, :]
@@ -123,7 +123,7 @@ def legal_mask(t: MoonstarTables, x: MoonstarX) -> Array:
         parts.append(jnp.full(F, bets))
         parts.append((jnp.arange(F) > 0) & bets & may_fail)
     parts.append((play_block(t, x) & (ph == PLAY)).reshape(-1))
-    return jnp.concatenate([p.reshape(-1) for p in parts])
+    return jnp.concatenate([materialized(p.reshape(-1)) for p in parts])
 
 
 # ---- chance ------------------------------------------------------------------------------

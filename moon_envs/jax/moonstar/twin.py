@@ -22,7 +22,7 @@ from moon_envs.jax.state import State
 from moon_envs.jax.moonstar import fast
 from moon_envs.jax.moonstar import optimum as opt
 from moon_envs.jax.moonstar import rules
-from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x
+from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x, materialized
 from moon_envs.jax.moonstar.observe import observe
 from moon_envs.jax.moonstar.rules import per_round
 from moon_envs.jax.moonstar.tables import BETS, MoonstarTables
@@ -56,7 +56,7 @@ class MoonstarTwin(JaxEnv):
 
     def _resolve_x(self, x: MoonstarX, key: Array) -> MoonstarX:
         if fast.resolves_in_one(self.tables):
-            return fast.materialized(fast.resolve_one(self, x, key))
+            return materialized(fast.resolve_one(self, x, key))
         return super()._resolve_x(x, key)
 
     # ---- hooks -----------------------------------------------------------------------------
@@ -75,7 +75,7 @@ class MoonstarTwin(JaxEnv):
         return rules.legal_mask(self.tables, x)
 
     def _apply_action_x(self, x: MoonstarX, action: Array) -> MoonstarX:
-        return fast.materialized(advance(self.tables, x, action, chance=False))
+        return materialized(advance(self.tables, x, action, chance=False))
 
     def _apply_chance_x(self, x: MoonstarX, outcome: Array) -> MoonstarX:
         return advance(self.tables, x, outcome, chance=True)
