@@ -18,8 +18,6 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.jax.env import JaxEnv
-from moon_envs.jax.state import State
-from moon_envs.jax.moonstar import fast
 from moon_envs.jax.moonstar import optimum as opt
 from moon_envs.jax.moonstar import rules
 from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x, materialized
@@ -42,22 +40,6 @@ class MoonstarTwin(JaxEnv):
         self.tables = MoonstarTables(game)
         if self.config.round_optimum:
             opt.check_supported(self.tables)
-        self._init_table: fast.InitTable | bool | None = False  # False: not built yet
-
-    # ---- fast paths (same results as the generic ones: see moonstar.fast) --------------
-    def init(self, key: Array) -> State:
-        """A new game with its set-up chance resolved with ``key`` (read from a table of
-        the few possible positions, the same as the generic ``init``)."""
-        if self._init_table is False:
-            self._init_table = fast.InitTable.build(self)
-        if self._init_table is None:
-            return super().init(key)
-        return self._init_table.init(self, key)
-
-    def _resolve_x(self, x: MoonstarX, key: Array) -> MoonstarX:
-        if fast.resolves_in_one(self.tables):
-            return materialized(fast.resolve_one(self, x, key))
-        return super()._resolve_x(x, key)
 
     # ---- hooks -----------------------------------------------------------------------------
     def _initial_x(self) -> MoonstarX:
