@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.moonstar import optimum as opt
 from moon_envs.jax.moonstar import rules
-from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x
+from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x, materialized
 from moon_envs.jax.moonstar.observe import observe
 from moon_envs.jax.moonstar.rules import per_round
 from moon_envs.jax.moonstar.tables import BETS, MoonstarTables
@@ -57,7 +57,7 @@ class MoonstarTwin(JaxEnv):
         return rules.legal_mask(self.tables, x)
 
     def _apply_action_x(self, x: MoonstarX, action: Array) -> MoonstarX:
-        return advance(self.tables, x, action, chance=False)
+        return materialized(advance(self.tables, x, action, chance=False))
 
     def _apply_chance_x(self, x: MoonstarX, outcome: Array) -> MoonstarX:
         return advance(self.tables, x, outcome, chance=True)
