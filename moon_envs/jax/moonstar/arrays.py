@@ -5,6 +5,11 @@ same meaning and the same values (``-1`` for "none"), except that ``planets_to_p
 kept as ``planets_placed`` (how many of the round's planets, highest first, are placed)
 and the derived caches of the engine (``board``, ``play_block``, ``moons_on_star``) are
 computed from the pieces when needed.
+
+The nineteen scalar fields (:data:`SCALARS`) live in one int32 vector, ``scalars``, read
+by name as properties (``x.phase`` is ``x.scalars[..., 0]``) and written by name with
+``x._replace(phase=...)`` or :func:`upd`: a position is 13 arrays, not 31, so selecting
+between two positions (every step does it several times) is 13 ``where``\\ s.
 """
 
 from __future__ import annotations
@@ -18,29 +23,32 @@ from moon_envs.jax.moonstar.tables import FIRST, MoonstarTables
 
 Array = jax.Array
 
+SCALARS = (
+    "phase",
+    "organizer",
+    "rules_idx",
+    "round_no",
+    "excluded",
+    "pending_excluded",
+    "sitting_out",
+    "red_star",
+    "moons_placed",
+    "planets_placed",
+    "high_bid",
+    "bidder",
+    "to_move",
+    "passes",
+    "bet_turn",
+    "moves_done",
+    "round_total",
+    "chain_star",
+    "chain_len",
+)
+_INDEX = {name: i for i, name in enumerate(SCALARS)}
 
-class MoonstarX(NamedTuple):
-    """One Moonstar position (see the module docstring); scalars are int32."""
 
-    phase: Array
-    organizer: Array
-    rules_idx: Array
-    round_no: Array
-    excluded: Array
-    pending_excluded: Array
-    sitting_out: Array
-    red_star: Array
-    moons_placed: Array
-    planets_placed: Array
-    high_bid: Array
-    bidder: Array
-    to_move: Array
-    passes: Array
-    bet_turn: Array
-    moves_done: Array
-    round_total: Array
-    chain_star: Array
-    chain_len: Array
+class _Arrays(NamedTuple):
+    scalars: Array  # int32 [len(SCALARS)], see SCALARS
     points: Array  # [n]
     planet_value: Array  # [12]
     landed: Array  # [12]
@@ -55,30 +63,51 @@ class MoonstarX(NamedTuple):
     bet_stake: Array  # [n]
 
 
+class MoonstarX(_Arrays):
+    """One Moonstar position (see the module docstring); the scalars are int32."""
+
+    __slots__ = ()
+
+    def _replace(self, **fields: Array) -> MoonstarX:
+        """A copy with ``fields`` (array fields or scalar names) replaced."""
+        scalars = {k: fields.pop(k) for k in list(fields) if k in _INDEX}
+        x = super()._replace(**fields)
+        if not scalars:
+            return x
+        s = x.scalars
+        parts = [
+            jnp.broadcast_to(jnp.asarray(scalars.get(name, s[..., i]), s.dtype), s.shape[:-1])
+            for i, name in enumerate(SCALARS)
+        ]
+        return super(MoonstarX, x)._replace(scalars=jnp.stack(parts, axis=-1))
+
+
+def _scalar(i: int) -> property:
+    return property(lambda x: x.scalars[..., i], doc=f"int32: ``scalars[..., {i}]``.")
+
+
+for _name, _i in _INDEX.items():
+    setattr(MoonstarX, _name, _scalar(_i))
+
+
 def blank_x(t: MoonstarTables) -> MoonstarX:
     """The position before the first organizer is known (phase ``first``)."""
     i32 = jnp.int32
     n, M, D = t.n, t.M, t.D
+    values = dict.fromkeys(SCALARS, 0)
+    values.update(
+        phase=FIRST,
+        excluded=-1,
+        pending_excluded=-1,
+        sitting_out=-1,
+        red_star=-1,
+        planets_placed=7,  # none to place before the first set-up
+        bidder=-1,
+        bet_turn=-1,
+        chain_star=-1,
+    )
     return MoonstarX(
-        phase=i32(FIRST),
-        organizer=i32(0),
-        rules_idx=i32(0),
-        round_no=i32(0),
-        excluded=i32(-1),
-        pending_excluded=i32(-1),
-        sitting_out=i32(-1),
-        red_star=i32(-1),
-        moons_placed=i32(0),
-        planets_placed=i32(7),  # none to place before the first set-up
-        high_bid=i32(0),
-        bidder=i32(-1),
-        to_move=i32(0),
-        passes=i32(0),
-        bet_turn=i32(-1),
-        moves_done=i32(0),
-        round_total=i32(0),
-        chain_star=i32(-1),
-        chain_len=i32(0),
+        scalars=jnp.array([values[name] for name in SCALARS], i32),
         points=jnp.zeros(n, i32),
         planet_value=jnp.zeros(12, i32),
         landed=jnp.zeros(12, i32),
@@ -100,10 +129,22 @@ def select(pred: Array, on_true: MoonstarX, on_false: MoonstarX) -> MoonstarX:
 
 
 def upd(x: MoonstarX, cond: Array, **fields: Array) -> MoonstarX:
-    """``x`` with ``fields`` replaced where ``cond`` holds."""
-    return x._replace(
-        **{
-            k: jnp.where(cond, v, getattr(x, k)).astype(getattr(x, k).dtype)
-            for k, v in fields.items()
-        }
-    )
+    """``x`` with ``fields`` (array fields or scalar names) replaced where ``cond`` holds
+    (the scalars in one ``where``)."""
+    arrays = {
+        k: jnp.where(cond, v, getattr(x, k)).astype(getattr(x, k).dtype)
+        for k, v in fields.items()
+        if k not in _INDEX
+    }
+    scalars = {k: v for k, v in fields.items() if k in _INDEX}
+    if scalars:
+        new = x._replace(**scalars).scalars
+        arrays["scalars"] = jnp.where(cond, new, x.scalars)
+    return super(MoonstarX, x)._replace(**arrays)
+
+
+def materialized(x):
+    """``x`` itself, behind :func:`jax.lax.optimization_barrier`: computed once, in
+    memory, before its readers. Without it XLA may fuse a computation into each of its
+    readers (or a reduction into each element that reads it) and do it again in each."""
+    return jax.lax.optimization_barrier(x)

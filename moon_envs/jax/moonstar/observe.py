@@ -15,7 +15,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from moon_envs.jax.moonstar.arrays import MoonstarX
+from moon_envs.jax.moonstar.arrays import MoonstarX, materialized
 from moon_envs.jax.moonstar.rules import per_round, player
 from moon_envs.jax.moonstar.tables import (
     BETS,
@@ -94,7 +94,7 @@ def board(t: MoonstarTables, x: MoonstarX) -> Array:
             ]
         ).astype(f32)
     )
-    return jnp.concatenate(parts)
+    return jnp.concatenate([materialized(p) for p in parts])
 
 
 def seat_part(t: MoonstarTables, x: MoonstarX, me: Array, optimum: Array | None) -> Array:
@@ -129,7 +129,7 @@ def seat_part(t: MoonstarTables, x: MoonstarX, me: Array, optimum: Array | None)
         parts.append(x.passed[order].astype(f32))
     if optimum is not None:
         parts.append(optimum)
-    return jnp.concatenate([p.astype(f32) for p in parts])
+    return jnp.concatenate([materialized(p.astype(f32)) for p in parts])
 
 
 def observe(t: MoonstarTables, x: MoonstarX, me: Array, optimum: Array | None = None) -> Array:

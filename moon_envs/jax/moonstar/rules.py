@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.core.game import CHANCE, TERMINAL
-from moon_envs.jax.moonstar.arrays import MoonstarX
+from moon_envs.jax.moonstar.arrays import MoonstarX, materialized
 from moon_envs.jax.moonstar.tables import (
     AUCTION,
     BETS,
@@ -95,7 +95,7 @@ def play_block(t: MoonstarTables, x: MoonstarX) -> Array:
     free = (x.dice > 0) & ~x.die_used
     d = jnp.arange(t.D)
     earlier = (d[None, :] < d[:, None]) & free[None, :] & (x.dice[None, :] == x.dice[:, None])
-    first = free & ~earlier.any(axis=1)
+    first = materialized(free & ~earlier.any(axis=1))
     unmoved = (x.moon_star >= 0) & ~x.moon_moved
     dirs = jnp.arange(t.K) < per_round(t, t.num_dirs, x)
     return unmoved[:, None, None] & first[None, :, None] & dirs[None, None, :]
@@ -123,7 +123,7 @@ def legal_mask(t: MoonstarTables, x: MoonstarX) -> Array:
         parts.append(jnp.full(F, bets))
         parts.append((jnp.arange(F) > 0) & bets & may_fail)
     parts.append((play_block(t, x) & (ph == PLAY)).reshape(-1))
-    return jnp.concatenate([p.reshape(-1) for p in parts])
+    return jnp.concatenate([materialized(p.reshape(-1)) for p in parts])
 
 
 # ---- chance ------------------------------------------------------------------------------
@@ -156,6 +156,16 @@ def _uniform_below(hi: Array, lo: Array, n: Array) -> Array:
     return (((hi % n) * wrap + lo % n) % n).astype(i32)
 
 
+def sorted_faces(drawn: Array) -> Array:
+    """``jnp.sort(drawn)`` for faces 1..7 without a sort (slow under ``vmap`` on the CPU):
+    the ``i``-th smallest is 1 + the number of faces ``f`` in 1..6 with at most ``i``
+    dice showing ``f`` or less."""
+    f = jnp.arange(1, 7)
+    at_most = jnp.sum(drawn[:, None] <= f[None, :], axis=0)  # [6]
+    i = jnp.arange(drawn.shape[0])
+    return (1 + jnp.sum(at_most[None, :] <= i[:, None], axis=1)).astype(i32)
+
+
 def sample_chance(t: MoonstarTables, x: MoonstarX, key: Array) -> Array:
     """An outcome id drawn from :func:`chance_probs`, from one draw of random bits: a roll
     is drawn die by die, sorted and ranked back to its id; the other events uniformly
@@ -165,7 +175,8 @@ def sample_chance(t: MoonstarTables, x: MoonstarX, key: Array) -> Array:
     hi, lo = bits[: D + 1], bits[D + 1 :]
     nd = per_round(t, t.num_dice, x)
     live = jnp.arange(D) < nd
-    faces = jnp.sort(jnp.where(live, _uniform_below(hi[:D], lo[:D], 6) + 1, 7))
+    drawn = jnp.where(live, _uniform_below(hi[:D], lo[:D], 6) + 1, 7)
+    faces = sorted_faces(drawn)
     prev = jnp.concatenate([jnp.ones(1, i32), faces[:-1]])
     rest = jnp.clip(nd - jnp.arange(D) - 1, 0, D)
     part = jnp.asarray(t.rank_part)

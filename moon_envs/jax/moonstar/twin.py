@@ -18,13 +18,15 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.moonstar import fast
 from moon_envs.jax.moonstar import optimum as opt
 from moon_envs.jax.moonstar import rules
-from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x
+from moon_envs.jax.moonstar.arrays import MoonstarX, blank_x, materialized
 from moon_envs.jax.moonstar.observe import observe
 from moon_envs.jax.moonstar.rules import per_round
 from moon_envs.jax.moonstar.tables import BETS, MoonstarTables
 from moon_envs.jax.moonstar.transitions import advance, start_first_round
+from moon_envs.jax.state import State
 from moon_envs.moonstar.rules import MoonstarGame
 
 Array = jax.Array
@@ -40,6 +42,17 @@ class MoonstarTwin(JaxEnv):
         self.tables = MoonstarTables(game)
         if self.config.round_optimum:
             opt.check_supported(self.tables)
+        self._init_table: fast.InitTable | bool | None = False  # False: not built yet
+
+    # ---- fast path (the generic init's results: see moonstar.fast) ---------------------
+    def init(self, key: Array) -> State:
+        """A new game with its set-up chance resolved with ``key``: read from a table of
+        the few possible positions, the same as the generic ``init``."""
+        if self._init_table is False:
+            self._init_table = fast.InitTable.build(self)
+        if self._init_table is None:
+            return super().init(key)
+        return self._init_table.init(self, key)
 
     # ---- hooks -----------------------------------------------------------------------------
     def _initial_x(self) -> MoonstarX:
@@ -57,7 +70,7 @@ class MoonstarTwin(JaxEnv):
         return rules.legal_mask(self.tables, x)
 
     def _apply_action_x(self, x: MoonstarX, action: Array) -> MoonstarX:
-        return advance(self.tables, x, action, chance=False)
+        return materialized(advance(self.tables, x, action, chance=False))
 
     def _apply_chance_x(self, x: MoonstarX, outcome: Array) -> MoonstarX:
         return advance(self.tables, x, outcome, chance=True)
