@@ -153,13 +153,24 @@ class JupiterTwin(JaxEnv):
         blamed = jnp.arange(n) == jnp.where(in_seat & ~state.is_chance, player, -1)
         penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
         kept, legal = _computed_once((_select(legal, after, before), legal))
-        out = self._wrap(
-            kept,
-            seat,
-            jnp.where(legal, self._rewards(before, after), penalty),
-            state._step_count + 1,
-            ended=~legal,
-            kept=kept,
+        # the base class's ``_wrap(after, seat, ..., ended=~legal, kept=kept)``: ``kept`` is
+        # ``after`` wherever ``_wrap`` reads ``after`` unmasked by ``ended``
+        to_move = jnp.where(legal, self._player(kept), TERMINAL)
+        terminated, is_chance = to_move == TERMINAL, to_move == CHANCE
+        observer = jnp.where(to_move >= 0, to_move, seat).astype(jnp.int32)
+        observer, terminated, is_chance = _computed_once((observer, terminated, is_chance))
+        mask = jnp.where(terminated, True, jnp.where(is_chance, False, self._legal_mask(kept)))
+        out = State(
+            current_player=jnp.where(is_chance, jnp.int32(CHANCE), observer),
+            observation=self._observe(kept, observer),
+            legal_action_mask=mask,
+            rewards=jnp.where(legal, self._rewards(before, after), penalty).astype(jnp.float32),
+            terminated=terminated,
+            truncated=jnp.bool_(False),
+            is_chance=is_chance,
+            _step_count=jnp.asarray(state._step_count + 1, jnp.int32),
+            _x=kept,
+            env_id=self.id,
         )
         return _select(state.terminated, state.replace(rewards=self._zero_rewards()), out)
 
