@@ -16,7 +16,7 @@ Python value, folded into the compiled code: each parameter set is its own compi
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -24,6 +24,7 @@ import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.env import JaxEnv, _select
+from moon_envs.jax.jupiter_arrays import computed_once, pick, rotate, seats_from
 from moon_envs.jax.state import State
 from moon_envs.jupiter.config import NUM_FACES, PROBE
 from moon_envs.jupiter.rules import JupiterGame
@@ -100,7 +101,7 @@ class JupiterTwin(JaxEnv):
     def _legal_mask(self, x: JupiterX) -> Array:
         empty = x.cell == 0
         rolled = x.stage == ROLLED
-        probe = empty & ~rolled & (_pick(x.probes_left, x.player) > 0)
+        probe = empty & ~rolled & (pick(x.probes_left, x.player) > 0)
         die = empty & rolled
         roll = ~rolled & (x.dice_left > 0)
         return jnp.concatenate([probe, die, roll[None]])
@@ -152,13 +153,13 @@ class JupiterTwin(JaxEnv):
         seat = jnp.where(in_seat, player, 0)
         blamed = jnp.arange(n) == jnp.where(in_seat & ~state.is_chance, player, -1)
         penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
-        kept, legal = _computed_once((_select(legal, after, before), legal))
+        kept, legal = computed_once((_select(legal, after, before), legal))
         # the base class's ``_wrap(after, seat, ..., ended=~legal, kept=kept)``: ``kept`` is
         # ``after`` wherever ``_wrap`` reads ``after`` unmasked by ``ended``
         to_move = jnp.where(legal, self._player(kept), TERMINAL)
         terminated, is_chance = to_move == TERMINAL, to_move == CHANCE
         observer = jnp.where(to_move >= 0, to_move, seat).astype(jnp.int32)
-        observer, terminated, is_chance = _computed_once((observer, terminated, is_chance))
+        observer, terminated, is_chance = computed_once((observer, terminated, is_chance))
         mask = jnp.where(terminated, True, jnp.where(is_chance, False, self._legal_mask(kept)))
         out = State(
             current_player=jnp.where(is_chance, jnp.int32(CHANCE), observer),
@@ -275,7 +276,7 @@ class JupiterTwin(JaxEnv):
         full = jnp.all(x.cell != 0)
         following = (x.player + 1) % n
         if self.config.stuck_player == "end":
-            can = (x.dice_left > 0) | (_pick(x.probes_left, following) > 0)
+            can = (x.dice_left > 0) | (pick(x.probes_left, following) > 0)
             player = following
         else:
             # the first seat after the mover (the mover itself last) holding a probe
@@ -310,19 +311,19 @@ class JupiterTwin(JaxEnv):
         ``player``'s probe, then faces 1..6, then empty) is computed once per cell, then
         compared with every channel number."""
         cfg, n = self.config, self.n
-        ahead = _seats_from(player, n)  # ahead[i]: the i-th seat from ``player``
+        ahead = seats_from(player, n)  # ahead[i]: the i-th seat from ``player``
         code = x.cell.astype(jnp.int32)
         channel = jnp.where(
             code >= PROBE,
             (code - PROBE - player) % n,
             jnp.where(code == 0, n + NUM_FACES, n + code - 1),
         )
-        channel = _computed_once(channel)
+        channel = computed_once(channel)
         onehot = (channel[:, None] == jnp.arange(self.num_channels)).astype(jnp.float32)
-        points = _rotate(x.points, ahead).astype(jnp.float32)
+        points = rotate(x.points, ahead).astype(jnp.float32)
         others = jnp.max(points[1:])
         tail = [
-            _rotate(x.probes_left, ahead).astype(jnp.float32) / cfg.num_probes,
+            rotate(x.probes_left, ahead).astype(jnp.float32) / cfg.num_probes,
             (x.dice_left.astype(jnp.float32) / cfg.num_dice)[None],
             (x.rolled == jnp.arange(1, NUM_FACES + 1)).astype(jnp.float32),
             jnp.tanh(points / 50.0),
@@ -344,14 +345,20 @@ class JupiterTwin(JaxEnv):
         shape = (self.game.rows, self.game.cols)
         code = x.cell.astype(jnp.int32)
         mine = code == PROBE + player
-        per_cell = jnp.stack(
-            [self._value(code), mine, (code >= PROBE) & ~mine], axis=-1
-        ).astype(jnp.int32).reshape(*shape, 3)
+        per_cell = (
+            jnp.stack([self._value(code), mine, (code >= PROBE) & ~mine], axis=-1)
+            .astype(jnp.int32)
+            .reshape(*shape, 3)
+        )
         sums = (
-            jnp.sum(per_cell, axis=1, keepdims=True)
-            + jnp.sum(per_cell, axis=0, keepdims=True)
-            - 2 * per_cell
-        ).reshape(-1, 3).astype(jnp.float32)
+            (
+                jnp.sum(per_cell, axis=1, keepdims=True)
+                + jnp.sum(per_cell, axis=0, keepdims=True)
+                - 2 * per_cell
+            )
+            .reshape(-1, 3)
+            .astype(jnp.float32)
+        )
         feats = jnp.stack(
             [
                 jnp.clip(sums[:, 0] / 36.0, -1.0, 1.0),
@@ -396,44 +403,6 @@ class JupiterTwin(JaxEnv):
             parts.append(jnp.arange(tail_start, size))
         actions = jnp.concatenate([perm, self.cells + perm, jnp.array([2 * self.cells])])
         return jnp.concatenate(parts).astype(jnp.int32), actions.astype(jnp.int32)
-
-
-def _computed_once(tree: Any) -> Any:
-    """``tree`` unchanged, each array computed once into memory before its readers.
-
-    XLA on the CPU fuses elementwise work into every consumer, repeating it per element:
-    the new position would be recomputed for each of the observation's elements. It drops
-    ``optimization_barrier`` before fusing, but never fuses a reduction into its
-    consumers: so each leaf passes through the maximum of itself and its dtype's least
-    value (booleans as int8), which is the leaf, bit for bit."""
-
-    def once(leaf: Array) -> Array:
-        value = leaf.astype(jnp.int8) if leaf.dtype == jnp.bool_ else leaf
-        if jnp.issubdtype(value.dtype, jnp.floating):
-            least = jnp.full_like(value, -jnp.inf)
-        else:
-            least = jnp.full_like(value, jnp.iinfo(value.dtype).min)
-        out = jnp.max(jnp.stack([value, least]), axis=0)
-        return out.astype(jnp.bool_) if leaf.dtype == jnp.bool_ else out
-
-    return jax.tree.map(once, tree)
-
-
-def _seats_from(player: Array, n: int) -> Array:
-    """int32 ``[n]``: the seats in turn order from ``player`` (``player`` first)."""
-    return (player + jnp.arange(n, dtype=jnp.int32)) % n
-
-
-def _rotate(values: Array, seats: Array) -> Array:
-    """``values[seats]`` as masked sums over the few seats (no gather)."""
-    n = values.shape[0]
-    match = seats[:, None] == jnp.arange(n)[None, :]
-    return jnp.sum(jnp.where(match, values[None, :], 0), axis=1)
-
-
-def _pick(values: Array, seat: Array) -> Array:
-    """``values[seat]`` as a masked sum (cheaper than a gather under ``vmap`` on the CPU)."""
-    return jnp.sum(jnp.where(jnp.arange(values.shape[0]) == seat, values, 0))
 
 
 __all__ = ["JupiterTwin", "JupiterX"]
