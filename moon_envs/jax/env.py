@@ -221,9 +221,7 @@ class JaxEnv:
                 f"call env.step(state, action, key) with a jax.random key"
             )
         inputs.check_action_call(self, state, action, "step")
-        return self._guarded(
-            state, action, lambda x, a: self._resolve_x(self._apply_action_x(x, a), key)
-        )
+        return self._step_unchecked(state, action, key)
 
     def scores(self, state: State) -> Array:
         """Every seat's score ``[num_players]`` in ``state`` (the Python ``State.scores``)."""
@@ -247,6 +245,14 @@ class JaxEnv:
         return self._wrap(x, state.current_player, state.rewards, state._step_count)
 
     # ---- plumbing ------------------------------------------------------------------------
+    def _step_unchecked(self, state: State, action: Array, key: Array | None) -> State:
+        """``step`` once its arguments are checked: the action, then its chance events.
+        A twin may override it with a faster equivalent (tested step by step against this
+        one)."""
+        return self._guarded(
+            state, action, lambda x, a: self._resolve_x(self._apply_action_x(x, a), key)
+        )
+
     def _guarded(self, state: State, action: Array, apply: Any) -> State:
         """Apply ``apply(x, action)`` at a player node. An illegal or out-of-range action
         ends the game with -1 for its player; an action at a chance node, or in a state

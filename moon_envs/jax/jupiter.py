@@ -23,7 +23,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import CHANCE, TERMINAL
-from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.env import JaxEnv, _select
+from moon_envs.jax.jupiter_arrays import computed_once, pick, rotate, seats_from
+from moon_envs.jax.state import State
 from moon_envs.jupiter.config import NUM_FACES, PROBE
 from moon_envs.jupiter.rules import JupiterGame
 
@@ -99,10 +101,79 @@ class JupiterTwin(JaxEnv):
     def _legal_mask(self, x: JupiterX) -> Array:
         empty = x.cell == 0
         rolled = x.stage == ROLLED
-        probe = empty & ~rolled & (_pick(x.probes_left, x.player) > 0)
+        probe = empty & ~rolled & (pick(x.probes_left, x.player) > 0)
         die = empty & rolled
         roll = ~rolled & (x.dice_left > 0)
         return jnp.concatenate([probe, die, roll[None]])
+
+    # ---- pgx's init and step, without the generic layers -------------------------------------
+    def init(self, key: Array) -> State:
+        """A new game (pgx's ``init``): the first player drawn with ``key`` as the explicit
+        layer draws it. Every seat sees the same empty board and may play the same
+        actions, so the observation and the mask are constants whoever starts."""
+        x = self._initial_x()
+        first = self._sample_chance(x, key) if self.config.random_first_player else x.player
+        with jax.ensure_compile_time_eval():
+            start = self._initial_x()._replace(stage=jnp.int32(MOVE))
+            observation = np.asarray(self._observe(start, jnp.int32(0)))
+            mask = np.asarray(self._legal_mask(start))
+        return State(
+            current_player=first,
+            observation=jnp.asarray(observation),
+            legal_action_mask=jnp.asarray(mask),
+            rewards=self._zero_rewards(),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            is_chance=jnp.bool_(False),
+            _step_count=jnp.int32(0),
+            _x=x._replace(player=first, stage=jnp.int32(MOVE)),
+            env_id=self.id,
+        )
+
+    def _step_unchecked(self, state: State, action: Array, key: Array | None) -> State:
+        """The base class's ``step`` in one pass: the action and the roll it causes (a die
+        taken is rolled at once with ``key``, the draw :meth:`_resolve_x` makes), the
+        legality read by a compare instead of a gather, one observation. The same state
+        as the base class's for every input (``tests/jax/test_jupiter_fast_step.py``)."""
+        n, num_actions = self.n, self.num_actions
+        action = jnp.asarray(action, jnp.int32)
+        index = jnp.clip(action, 0, num_actions - 1)
+        player = state.current_player
+        in_seat = (player >= 0) & (player < n)
+        listed = jnp.any(state.legal_action_mask & (jnp.arange(num_actions) == index))
+        legal = in_seat & ~state.is_chance & (action >= 0) & (action < num_actions) & listed
+        before = state._x
+        placed = self._apply_action_x(before, index)
+        face = self._sample_chance(placed, key)
+        rolled = placed.stage == ROLLING
+        after = placed._replace(
+            rolled=jnp.where(rolled, face + 1, placed.rolled),
+            stage=jnp.where(rolled, ROLLED, placed.stage).astype(jnp.int32),
+        )
+        seat = jnp.where(in_seat, player, 0)
+        blamed = jnp.arange(n) == jnp.where(in_seat & ~state.is_chance, player, -1)
+        penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
+        kept, legal = computed_once((_select(legal, after, before), legal))
+        # the base class's ``_wrap(after, seat, ..., ended=~legal, kept=kept)``: ``kept`` is
+        # ``after`` wherever ``_wrap`` reads ``after`` unmasked by ``ended``
+        to_move = jnp.where(legal, self._player(kept), TERMINAL)
+        terminated, is_chance = to_move == TERMINAL, to_move == CHANCE
+        observer = jnp.where(to_move >= 0, to_move, seat).astype(jnp.int32)
+        observer, terminated, is_chance = computed_once((observer, terminated, is_chance))
+        mask = jnp.where(terminated, True, jnp.where(is_chance, False, self._legal_mask(kept)))
+        out = State(
+            current_player=jnp.where(is_chance, jnp.int32(CHANCE), observer),
+            observation=self._observe(kept, observer),
+            legal_action_mask=mask,
+            rewards=jnp.where(legal, self._rewards(before, after), penalty).astype(jnp.float32),
+            terminated=terminated,
+            truncated=jnp.bool_(False),
+            is_chance=is_chance,
+            _step_count=jnp.asarray(state._step_count + 1, jnp.int32),
+            _x=kept,
+            env_id=self.id,
+        )
+        return _select(state.terminated, state.replace(rewards=self._zero_rewards()), out)
 
     # ---- chance ----------------------------------------------------------------------------
     def _chance_probs(self, x: JupiterX) -> Array:
@@ -205,7 +276,7 @@ class JupiterTwin(JaxEnv):
         full = jnp.all(x.cell != 0)
         following = (x.player + 1) % n
         if self.config.stuck_player == "end":
-            can = (x.dice_left > 0) | (_pick(x.probes_left, following) > 0)
+            can = (x.dice_left > 0) | (pick(x.probes_left, following) > 0)
             player = following
         else:
             # the first seat after the mover (the mover itself last) holding a probe
@@ -233,23 +304,26 @@ class JupiterTwin(JaxEnv):
     def _observe(self, x: JupiterX, player: Array) -> Array:
         """The Python ``observation(player)``: a one-hot per cell, then the counts, the die
         in hand, the scores and the variant flags, then (``line_features``) three numbers
-        per cell; seats are rotated so that ``player`` comes first."""
+        per cell; seats are rotated so that ``player`` comes first.
+
+        Each part is built by compares and masked sums over the few seats, in its own
+        layout, with no gather and no product; each cell's channel (the ``i``-th seat from
+        ``player``'s probe, then faces 1..6, then empty) is computed once per cell, then
+        compared with every channel number."""
         cfg, n = self.config, self.n
+        ahead = seats_from(player, n)  # ahead[i]: the i-th seat from ``player``
         code = x.cell.astype(jnp.int32)
         channel = jnp.where(
             code >= PROBE,
             (code - PROBE - player) % n,
             jnp.where(code == 0, n + NUM_FACES, n + code - 1),
         )
+        channel = computed_once(channel)
         onehot = (channel[:, None] == jnp.arange(self.num_channels)).astype(jnp.float32)
-        # rotate[i, s]: seat s is the i-th seat from ``player`` ("me" first)
-        rotate = (jnp.arange(n)[None, :] == (player + jnp.arange(n)[:, None]) % n).astype(
-            jnp.float32
-        )
-        points = rotate @ x.points.astype(jnp.float32)
+        points = rotate(x.points, ahead).astype(jnp.float32)
         others = jnp.max(points[1:])
         tail = [
-            rotate @ x.probes_left.astype(jnp.float32) / cfg.num_probes,
+            rotate(x.probes_left, ahead).astype(jnp.float32) / cfg.num_probes,
             (x.dice_left.astype(jnp.float32) / cfg.num_dice)[None],
             (x.rolled == jnp.arange(1, NUM_FACES + 1)).astype(jnp.float32),
             jnp.tanh(points / 50.0),
@@ -263,17 +337,28 @@ class JupiterTwin(JaxEnv):
 
     def _line_features(self, x: JupiterX, player: Array) -> Array:
         """Per cell, cell-major: a probe's gain there now / 36 (clipped to ±1), my probes
-        and the others' probes sharing its row or column / their numbers."""
+        and the others' probes sharing its row or column / their numbers.
+
+        The sums over a cell's row and column (the cell itself left out) are the row's sum
+        plus the column's, less twice the cell's own value, in exact integers."""
         cfg = self.config
-        rows, cols = self._rows, self._cols
-        lines = (rows[:, None] == rows[None, :]) | (cols[:, None] == cols[None, :])
-        np.fill_diagonal(lines, False)
-        lines = jnp.asarray(lines.astype(np.float32))
+        shape = (self.game.rows, self.game.cols)
         code = x.cell.astype(jnp.int32)
-        value = self._value(code).astype(jnp.float32)
-        mine = (code == PROBE + player).astype(jnp.float32)
-        theirs = ((code >= PROBE) & (code != PROBE + player)).astype(jnp.float32)
-        sums = lines @ jnp.stack([value, mine, theirs], axis=1)
+        mine = code == PROBE + player
+        per_cell = (
+            jnp.stack([self._value(code), mine, (code >= PROBE) & ~mine], axis=-1)
+            .astype(jnp.int32)
+            .reshape(*shape, 3)
+        )
+        sums = (
+            (
+                jnp.sum(per_cell, axis=1, keepdims=True)
+                + jnp.sum(per_cell, axis=0, keepdims=True)
+                - 2 * per_cell
+            )
+            .reshape(-1, 3)
+            .astype(jnp.float32)
+        )
         feats = jnp.stack(
             [
                 jnp.clip(sums[:, 0] / 36.0, -1.0, 1.0),
@@ -318,11 +403,6 @@ class JupiterTwin(JaxEnv):
             parts.append(jnp.arange(tail_start, size))
         actions = jnp.concatenate([perm, self.cells + perm, jnp.array([2 * self.cells])])
         return jnp.concatenate(parts).astype(jnp.int32), actions.astype(jnp.int32)
-
-
-def _pick(values: Array, seat: Array) -> Array:
-    """``values[seat]`` as a masked sum (cheaper than a gather under ``vmap`` on the CPU)."""
-    return jnp.sum(jnp.where(jnp.arange(values.shape[0]) == seat, values, 0))
 
 
 __all__ = ["JupiterTwin", "JupiterX"]

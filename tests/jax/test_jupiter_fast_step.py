@@ -1,0 +1,87 @@
+"""The Jupiter twin's own ``init`` and ``step`` equal the base class's generic ones, leaf
+by leaf, on random games with illegal and out-of-range actions, chance nodes and finished
+games among the lanes (moon_envs.jax.jupiter)."""
+
+import pytest
+
+pytest.importorskip("jax")
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import moon_envs.jax as mj
+from moon_envs.jax.env import JaxEnv, _select
+
+BATCH = 32
+PARAM_SETS = [
+    ({"num_players": 2}, "win"),
+    (
+        {
+            "num_players": 3,
+            "line_features": True,
+            "random_first_player": False,
+            "stuck_player": "end",
+            "ties": "none",
+            "num_probes": 2,
+        },
+        "score",
+    ),
+    ({"num_players": 4, "black_moons": True, "expanding_universe": True}, "win"),
+]
+
+
+def _assert_same(fast, generic, where: str) -> None:
+    assert jax.tree.structure(fast) == jax.tree.structure(generic), where
+    for path, a, b in zip(
+        jax.tree_util.tree_leaves_with_path(fast),
+        jax.tree.leaves(fast),
+        jax.tree.leaves(generic),
+    ):
+        assert a.dtype == b.dtype and a.shape == b.shape, (where, path[0])
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"{where} {path[0]}")
+
+
+@pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
+def test_fast_init_and_step_equal_the_generic_ones(params, reward_mode):
+    env = mj.make("jupiter_v0", reward_mode=reward_mode, **params)
+    fast_init = jax.jit(jax.vmap(env.init))
+    generic_init = jax.jit(jax.vmap(lambda k: JaxEnv.init(env, k)))
+    fast_step = jax.jit(jax.vmap(env._step_unchecked))
+    generic_step = jax.jit(jax.vmap(lambda s, a, k: JaxEnv._step_unchecked(env, s, a, k)))
+    roll = jnp.full((BATCH,), 2 * env.game.num_cells, jnp.int32)
+    apply_action = jax.jit(jax.vmap(env.apply_action))
+    initial = jax.vmap(lambda _: env.initial_state())(jnp.arange(BATCH))
+
+    key = jax.random.PRNGKey(7)
+    state = fast_init(jax.random.split(key, BATCH))
+    _assert_same(state, generic_init(jax.random.split(key, BATCH)), "init")
+    lanes = jnp.arange(BATCH)
+    select = jax.jit(jax.vmap(_select))
+    seen = {"illegal": 0, "chance": 0, "finished": 0}
+    for t in range(min(env.spec.max_game_length + 2, 24)):
+        key, k_act, k_wild, k_step, k_mix = jax.random.split(key, 5)
+        # a few lanes are put at a chance node: the first player still to draw, or a die
+        # taken (apply_action, no roll yet)
+        mixed = jax.random.randint(k_mix, (BATCH,), 0, 16)
+        state = select(mixed == 0, initial, state)
+        state = select(
+            (mixed == 1) & state.legal_action_mask[:, -1], apply_action(state, roll), state
+        )
+        action = jax.random.categorical(k_act, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        wild = jax.random.randint(k_wild, (BATCH,), -2, env.num_actions + 2)
+        action = jnp.where(lanes % 8 == t % 8, wild, action).astype(jnp.int32)
+        keys = jax.random.split(k_step, BATCH)
+        seen["illegal"] += int(
+            (
+                ~state.legal_action_mask[lanes, jnp.clip(action, 0, env.num_actions - 1)]
+                | (action < 0)
+                | (action >= env.num_actions)
+            ).sum()
+        )
+        seen["chance"] += int(state.is_chance.sum())
+        seen["finished"] += int(state.terminated.sum())
+        new = fast_step(state, action, keys)
+        _assert_same(new, generic_step(state, action, keys), f"step {t}")
+        state = new
+    assert all(count > 0 for count in seen.values()), seen
