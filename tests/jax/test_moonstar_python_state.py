@@ -18,6 +18,7 @@ import moon_envs.jax as mj
 from moon_envs import ConfigError
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.python_states import from_python, to_python
+from tests.jax.random_python_positions import random_python_positions
 
 # Games and seats that reach every phase: Game 1 at 4 seats; Game 6's red planet at 3;
 # Game 11's sealed side bets at 5, with a random set-up and speaking order; Game 12's menu
@@ -59,27 +60,6 @@ def _position(py) -> dict:
     return fields
 
 
-def _python_positions(env, count: int, seed: int, every: int) -> list:
-    """Every ``every``-th position of random Python games (chance nodes included) and
-    every finished game's last one, until ``count`` positions and a finished game."""
-    rng = np.random.default_rng(seed)
-    state, out, moves = env.game.new_initial_state(), [], 0
-    while len(out) < count or not out[-1].is_terminal():
-        if state.is_terminal():
-            out.append(state.clone())
-            state = env.game.new_initial_state()
-            continue
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=np.asarray(probs) / sum(probs))))
-        else:
-            state.apply_action(int(rng.choice(np.flatnonzero(state.legal_actions_mask()))))
-        moves += 1
-        if moves % every == 0 and len(out) < count:
-            out.append(state.clone())
-    return out
-
-
 def _check_same_position(name: str, twin, py) -> None:
     """The twin state and the Python state show the same player, mask, every seat's view,
     the chance distribution and the scores."""
@@ -105,7 +85,7 @@ def _check_same_position(name: str, twin, py) -> None:
 def test_python_positions_go_to_the_twin_and_back(name) -> None:
     env = _env(name)
     phases = set()
-    for py in _python_positions(env, 16, seed=len(name), every=7):
+    for py in random_python_positions(env, 16, seed=len(name), every=7):
         twin = from_python(env, py)
         _check_same_position(name, twin, py)
         assert not np.asarray(twin.rewards).any()

@@ -16,6 +16,7 @@ from moon_envs import ConfigError
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.python_states import from_python, to_python
 from moon_envs.star_master.text import text_view
+from tests.jax.random_python_positions import random_python_positions
 
 # 3 seats, 6 colours, forgetting by the seeded hash: races, draws, seeds and memory
 PARAMS = {"num_players": 3, "num_colours": 6, "memory": "decay"}
@@ -36,27 +37,6 @@ def _position(py) -> dict:
     return {k: v for k, v in fields.items() if k not in INFO}
 
 
-def _python_positions(env, count: int, seed: int, every: int = 1) -> list:
-    """Every ``every``-th position of random Python games, chance nodes included, and every
-    finished game's last position, until ``count`` positions and a finished game."""
-    rng = np.random.default_rng(seed)
-    state, out, moves = env.game.new_initial_state(), [], 0
-    while len(out) < count or not out[-1].is_terminal():
-        if state.is_terminal():
-            out.append(state.clone())
-            state = env.game.new_initial_state()
-            continue
-        elif state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=np.asarray(probs) / sum(probs))))
-        else:
-            state.apply_action(int(rng.choice(np.flatnonzero(state.legal_actions_mask()))))
-        moves += 1
-        if moves % every == 0 and len(out) < count:
-            out.append(state.clone())
-    return out
-
-
 def _check_same_position(twin, py) -> None:
     """The twin state and the Python state show the same player, mask, view and scores."""
     player = py.current_player()
@@ -72,7 +52,7 @@ def _check_same_position(twin, py) -> None:
 
 def test_python_positions_go_to_the_twin_and_back(env) -> None:
     phases = set()
-    for py in _python_positions(env, 40, seed=0, every=7):
+    for py in random_python_positions(env, 40, seed=0, every=7):
         twin = from_python(env, py)
         _check_same_position(twin, py)
         assert not np.asarray(twin.rewards).any()
@@ -112,7 +92,7 @@ def test_twin_positions_go_to_python_and_back(env) -> None:
 
 
 def test_what_cannot_convert_is_refused_naming_it(env) -> None:
-    py = next(p for p in _python_positions(env, 20, seed=1) if p.current_player() >= 0)
+    py = next(p for p in random_python_positions(env, 20, seed=1) if p.current_player() >= 0)
     twin = from_python(env, py)
     with pytest.raises(ConfigError, match="one position"):
         to_python(env, jax.tree.map(lambda leaf: jnp.stack([leaf, leaf]), twin))
