@@ -75,7 +75,7 @@ SHRUNK_JAX_COMMON = {
 SHRUNK_RLLIB = {  # the RLlib back-end's own schema (agents/training/rllib/config.py)
     "budget": {"total_timesteps": 128},
     "algorithm": {"train_batch_size": 128, "minibatch_size": 64, "num_epochs": 1},
-    "ray": {"num_env_runners": 1, "num_envs_per_env_runner": 1},
+    "ray": {"num_env_runners": 0, "num_envs_per_env_runner": 1},  # sampled in the driver
     "opponents": {"snapshots": {"every_timesteps": 64}},
     "eval": {"every_timesteps": 0, "games": 2},
     "checkpoints": {"every_timesteps": 0},

@@ -45,43 +45,49 @@ def _assert_same(fast, generic, where: str) -> None:
 @pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
 def test_fast_init_and_step_equal_the_generic_ones(params, reward_mode):
     env = mj.make("jupiter_v0", reward_mode=reward_mode, **params)
-    fast_init = jax.jit(jax.vmap(env.init))
-    generic_init = jax.jit(jax.vmap(lambda k: JaxEnv.init(env, k)))
-    fast_step = jax.jit(jax.vmap(env._step_unchecked))
-    generic_step = jax.jit(jax.vmap(lambda s, a, k: JaxEnv._step_unchecked(env, s, a, k)))
-    roll = jnp.full((BATCH,), 2 * env.game.num_cells, jnp.int32)
-    apply_action = jax.jit(jax.vmap(env.apply_action))
-    initial = jax.vmap(lambda _: env.initial_state())(jnp.arange(BATCH))
-
-    key = jax.random.PRNGKey(7)
-    state = fast_init(jax.random.split(key, BATCH))
-    _assert_same(state, generic_init(jax.random.split(key, BATCH)), "init")
     lanes = jnp.arange(BATCH)
-    select = jax.jit(jax.vmap(_select))
-    seen = {"illegal": 0, "chance": 0, "finished": 0}
-    for t in range(min(env.spec.max_game_length + 2, 24)):
-        key, k_act, k_wild, k_step, k_mix = jax.random.split(key, 5)
-        # a few lanes are put at a chance node: the first player still to draw, or a die
-        # taken (apply_action, no roll yet)
+    roll = jnp.full((BATCH,), 2 * env.game.num_cells, jnp.int32)
+
+    @jax.jit
+    def inits(key):
+        keys = jax.random.split(key, BATCH)
+        return jax.vmap(env.init)(keys), jax.vmap(lambda k: JaxEnv.init(env, k))(keys)
+
+    @jax.jit
+    def move(state, key, t):
+        """One step of every lane by both paths, after putting a few lanes at a chance node
+        (the first player still to draw, or a die taken and not yet rolled); one lane in 8
+        plays a wild (illegal or out-of-range) action. Also counts what the lanes met."""
+        k_act, k_wild, k_step, k_mix = jax.random.split(key, 4)
         mixed = jax.random.randint(k_mix, (BATCH,), 0, 16)
-        state = select(mixed == 0, initial, state)
-        state = select(
-            (mixed == 1) & state.legal_action_mask[:, -1], apply_action(state, roll), state
-        )
+        initial = jax.vmap(lambda _: env.initial_state())(lanes)
+        state = jax.vmap(_select)(mixed == 0, initial, state)
+        rolled = jax.vmap(env.apply_action)(state, roll)
+        state = jax.vmap(_select)((mixed == 1) & state.legal_action_mask[:, -1], rolled, state)
         action = jax.random.categorical(k_act, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
         wild = jax.random.randint(k_wild, (BATCH,), -2, env.num_actions + 2)
         action = jnp.where(lanes % 8 == t % 8, wild, action).astype(jnp.int32)
         keys = jax.random.split(k_step, BATCH)
-        seen["illegal"] += int(
-            (
-                ~state.legal_action_mask[lanes, jnp.clip(action, 0, env.num_actions - 1)]
-                | (action < 0)
-                | (action >= env.num_actions)
-            ).sum()
+        illegal = (
+            ~state.legal_action_mask[lanes, jnp.clip(action, 0, env.num_actions - 1)]
+            | (action < 0)
+            | (action >= env.num_actions)
         )
-        seen["chance"] += int(state.is_chance.sum())
-        seen["finished"] += int(state.terminated.sum())
-        new = fast_step(state, action, keys)
-        _assert_same(new, generic_step(state, action, keys), f"step {t}")
+        seen = jnp.stack([illegal.sum(), state.is_chance.sum(), state.terminated.sum()])
+        fast = jax.vmap(env._step_unchecked)(state, action, keys)
+        generic = jax.vmap(lambda s, a, k: JaxEnv._step_unchecked(env, s, a, k))(
+            state, action, keys
+        )
+        return fast, generic, seen
+
+    key = jax.random.PRNGKey(7)
+    state, generic = inits(key)
+    _assert_same(state, generic, "init")
+    seen = np.zeros(3, np.int64)  # illegal actions, chance nodes, finished games
+    for t in range(min(env.spec.max_game_length + 2, 24)):
+        key, k_move = jax.random.split(key)
+        new, generic, counts = move(state, k_move, t)
+        _assert_same(new, generic, f"step {t}")
+        seen += np.asarray(counts)
         state = new
-    assert all(count > 0 for count in seen.values()), seen
+    assert (seen > 0).all(), dict(zip(("illegal", "chance", "finished"), seen.tolist()))
