@@ -41,23 +41,24 @@ class InitTable:
     def build(env: Any) -> InitTable | None:
         """Compute the table concretely (also when called inside a trace)."""
         with jax.ensure_compile_time_eval():
-            state = env.initial_state()
-            x0 = state._x
-            if int(env._player(x0)) != CHANCE:
+            # each piece compiled once: run op by op, the first position alone costs seconds
+            x0 = jax.jit(env._initial_x)()
+            player, probs = jax.jit(lambda x: (env._player(x), env._chance_probs(x)))(x0)
+            if int(player) != CHANCE:
                 return None  # a fixed first organizer: no draw to skip
-            probs = np.asarray(env._chance_probs(x0))
+            probs = np.asarray(probs)
             size = int(np.flatnonzero(probs > 0).max()) + 1
             outcomes = jnp.arange(size, dtype=jnp.int32)
             xs = jax.jit(jax.vmap(env._apply_chance_x, in_axes=(None, 0)))(x0, outcomes)
-            if bool((jax.vmap(env._player)(xs) == CHANCE).any()):
+            if bool((jax.jit(jax.vmap(env._player))(xs) == CHANCE).any()):
                 return None
-            states = jax.jit(jax.vmap(lambda x: _fresh(env, x)))(xs)
-            rows = [jax.tree.map(lambda a, i=i: np.asarray(a[i]), states) for i in range(size)]
+            states = jax.tree.map(np.asarray, jax.jit(jax.vmap(lambda x: _fresh(env, x)))(xs))
+            rows = [jax.tree.map(lambda a, i=i: a[i], states) for i in range(size)]
             return InitTable(rows)
 
     def init(self, env: Any, key: Array) -> Any:
         """The generic ``init(key)``: the first outcome drawn as ``_resolve_x`` draws it."""
-        x0 = env.initial_state()._x
+        x0 = env._initial_x()
         _, sub = jax.random.split(key)
         outcome = env._sample_chance(x0, sub)
         leaves = []
