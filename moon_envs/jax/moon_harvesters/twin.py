@@ -28,7 +28,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import TERMINAL
-from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.env import JaxEnv, _select
+from moon_envs.jax.jupiter_arrays import computed_once
 from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
 from moon_envs.jax.moon_harvesters.tables import (
@@ -131,6 +132,47 @@ class MoonHarvestersTwin(JaxEnv):
             with jax.ensure_compile_time_eval():
                 self._start = jax.tree.map(np.asarray, self.initial_state())
         return jax.tree.map(jnp.asarray, self._start)
+
+    def _step_unchecked(self, state: State, action: Array, key: Array | None) -> State:
+        """The base class's ``step`` in one pass (the game has no chance, so ``key`` is not
+        read): the new position is computed once and selected with the old one where the
+        action is illegal or the game was already over, then observed and masked once.
+
+        A finished game's view and mask are rebuilt from its position (all ``True``, and
+        ``current_player``'s view, which is what the twin stored there) instead of read
+        back: that saves reading both, every step, in every lane. The result equals the
+        base class's leaf by leaf on every state the twin returns
+        (``tests/jax/test_moon_harvesters_fast_step.py``)."""
+        n, num_actions = self.num_players, self.num_actions
+        action = jnp.asarray(action, jnp.int32)
+        index = jnp.clip(action, 0, num_actions - 1)
+        player, done = state.current_player, state.terminated
+        at_seat = (player >= 0) & (player < n) & ~state.is_chance
+        legal = at_seat & (action >= 0) & (action < num_actions)
+        legal = legal & state.legal_action_mask[index]
+        before = state._x
+        after = self._apply_action_x(before, index)
+        moved = legal & ~done
+        kept, moved = computed_once((_select(moved, after, before), moved))
+        blamed = jnp.arange(n) == jnp.where(at_seat, player, -1)
+        penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
+        rewards = jnp.where(legal, self._rewards(before, after), penalty)
+        rewards = jnp.where(done, 0.0, rewards).astype(jnp.float32)
+        over = ~moved | (kept.phase == OVER)  # ended by this action, by bad input, or before
+        seat = jnp.where((player >= 0) & (player < n), player, 0)
+        observer = jnp.where(over, seat, kept.player).astype(jnp.int32)
+        return State(
+            current_player=jnp.where(done, player, observer),
+            observation=self._observe(kept, observer),
+            legal_action_mask=over | self._legal_mask(kept),
+            rewards=rewards,
+            terminated=over,
+            truncated=done & state.truncated,
+            is_chance=done & state.is_chance,
+            _step_count=jnp.where(done, state._step_count, state._step_count + 1),
+            _x=kept,
+            env_id=self.id,
+        )
 
     # ---- position ------------------------------------------------------------------------
     def _initial_x(self) -> HarvestersX:
