@@ -153,7 +153,10 @@ class MoonHarvestersTwin(JaxEnv):
         before = state._x
         after = self._apply_action_x(before, index)
         moved = legal & ~done
-        kept, moved = computed_once((_select(moved, after, before), moved))
+        kept = _select(moved, after, before)
+        # the board, read by both the view and the mask, is computed once (not per reader)
+        board_once = computed_once((kept.owner, kept.crater, kept.deposit, kept.free))
+        kept = kept._replace(**dict(zip(("owner", "crater", "deposit", "free"), board_once)))
         blamed = jnp.arange(n) == jnp.where(at_seat, player, -1)
         penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
         rewards = jnp.where(legal, self._rewards(before, after), penalty)
