@@ -110,6 +110,25 @@ def _first_from(flags: Array, start: Array) -> tuple[Array, Array]:
     return step < n, (start + step) % n
 
 
+def _board_once(x: HarvestersX) -> HarvestersX:
+    """``x`` with its board computed once, before the view and the mask both read it (XLA
+    would otherwise recompute it in each reader): the owner, crater and deposit of each
+    cell pass :func:`~moon_envs.jax.jupiter_arrays.computed_once` packed in one int8 code
+    (``owner + 1`` in bits 0-2, the crater in bit 3, the deposit in bit 4), then unpacked."""
+    code = (
+        (x.owner + np.int8(1))
+        | (x.crater.astype(jnp.int8) << np.int8(3))
+        | (x.deposit.astype(jnp.int8) << np.int8(4))
+    )
+    code, free = computed_once((code, x.free))
+    return x._replace(
+        owner=(code & np.int8(7)) - np.int8(1),
+        crater=(code & np.int8(8)) != 0,
+        deposit=(code & np.int8(16)) != 0,
+        free=free,
+    )
+
+
 class MoonHarvestersTwin(JaxEnv):
     """Moon Harvesters as a batched, jittable :class:`~moon_envs.jax.env.JaxEnv` (see the
     module docstring). ``self.tables`` holds the static
@@ -154,9 +173,7 @@ class MoonHarvestersTwin(JaxEnv):
         after = self._apply_action_x(before, index)
         moved = legal & ~done
         kept = _select(moved, after, before)
-        # the board, read by both the view and the mask, is computed once (not per reader)
-        board_once = computed_once((kept.owner, kept.crater, kept.deposit, kept.free))
-        kept = kept._replace(**dict(zip(("owner", "crater", "deposit", "free"), board_once)))
+        kept = _board_once(kept)
         blamed = jnp.arange(n) == jnp.where(at_seat, player, -1)
         penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
         rewards = jnp.where(legal, self._rewards(before, after), penalty)
