@@ -95,6 +95,18 @@ def _rotated(values: Array, start: Array) -> Array:
     return jnp.sum(jnp.where(pick, values[None, :], 0), axis=1, dtype=values.dtype)
 
 
+def _end_to_end(parts: list[Array]) -> Array:
+    """``jnp.concatenate(parts)`` of short vectors, as a sum of zero-padded copies (exact:
+    each entry is one part's value plus zeros). XLA fuses it into one loop, where
+    concatenating copies every short part into every lane's row one at a time."""
+    total, start, out = sum(p.shape[0] for p in parts), 0, None
+    for part in parts:
+        padded = jnp.pad(part, (start, total - start - part.shape[0]))
+        out = padded if out is None else out + padded
+        start += part.shape[0]
+    return out
+
+
 def _at(values: Array, index: Array) -> Array:
     """``values[index]`` as a masked sum (no gather)."""
     pick = jnp.arange(values.shape[0]) == index
@@ -355,10 +367,7 @@ class MoonHarvestersTwin(JaxEnv):
         planes = x.owner[None, :].astype(jnp.int32) == order[:, None]
         kinds = _rotated(x.kind_of, player)[:, None] == jnp.arange(k)[None, :]
         f32 = jnp.float32
-        parts = [
-            planes.reshape(-1).astype(f32),
-            x.crater.astype(f32),
-            x.deposit.astype(f32),
+        numbers = [
             1.0 - _rotated(x.placed, player).astype(f32) / t.pieces,
             (x.supply / f32(t.supply_scale)).astype(f32)[None],
             _rotated(x.collected, player).astype(f32) / f32(t.supply_scale),
@@ -369,7 +378,10 @@ class MoonHarvestersTwin(JaxEnv):
             _rotated(x.craters_held, player).astype(f32) / f32(t.crater_scale),
             (x.due / f32(t.due_scale)).astype(f32)[None],
         ]
-        return jnp.concatenate(parts)
+        planes = planes.reshape(-1).astype(f32)
+        return jnp.concatenate(
+            [planes, x.crater.astype(f32), x.deposit.astype(f32), _end_to_end(numbers)]
+        )
 
     def _scores(self, x: HarvestersX) -> Array:
         return x.collected.astype(jnp.float32)
