@@ -28,7 +28,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import TERMINAL
-from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.env import JaxEnv, _select
+from moon_envs.jax.jupiter_arrays import computed_once
 from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
 from moon_envs.jax.moon_harvesters.tables import (
@@ -94,6 +95,18 @@ def _rotated(values: Array, start: Array) -> Array:
     return jnp.sum(jnp.where(pick, values[None, :], 0), axis=1, dtype=values.dtype)
 
 
+def _end_to_end(parts: list[Array]) -> Array:
+    """``jnp.concatenate(parts)`` of short vectors, as a sum of zero-padded copies (exact:
+    each entry is one part's value plus zeros). XLA fuses it into one loop, where
+    concatenating copies every short part into every lane's row one at a time."""
+    total, start, out = sum(p.shape[0] for p in parts), 0, None
+    for part in parts:
+        padded = jnp.pad(part, (start, total - start - part.shape[0]))
+        out = padded if out is None else out + padded
+        start += part.shape[0]
+    return out
+
+
 def _at(values: Array, index: Array) -> Array:
     """``values[index]`` as a masked sum (no gather)."""
     pick = jnp.arange(values.shape[0]) == index
@@ -107,6 +120,25 @@ def _first_from(flags: Array, start: Array) -> tuple[Array, Array]:
     hits = _rotated(flags, start)
     step = jnp.min(jnp.where(hits, jnp.arange(n, dtype=jnp.int32), n))
     return step < n, (start + step) % n
+
+
+def _board_once(x: HarvestersX) -> HarvestersX:
+    """``x`` with its board computed once, before the view and the mask both read it (XLA
+    would otherwise recompute it in each reader): the owner, crater and deposit of each
+    cell pass :func:`~moon_envs.jax.jupiter_arrays.computed_once` packed in one int8 code
+    (``owner + 1`` in bits 0-2, the crater in bit 3, the deposit in bit 4), then unpacked."""
+    code = (
+        (x.owner + np.int8(1))
+        | (x.crater.astype(jnp.int8) << np.int8(3))
+        | (x.deposit.astype(jnp.int8) << np.int8(4))
+    )
+    code, free = computed_once((code, x.free))
+    return x._replace(
+        owner=(code & np.int8(7)) - np.int8(1),
+        crater=(code & np.int8(8)) != 0,
+        deposit=(code & np.int8(16)) != 0,
+        free=free,
+    )
 
 
 class MoonHarvestersTwin(JaxEnv):
@@ -131,6 +163,48 @@ class MoonHarvestersTwin(JaxEnv):
             with jax.ensure_compile_time_eval():
                 self._start = jax.tree.map(np.asarray, self.initial_state())
         return jax.tree.map(jnp.asarray, self._start)
+
+    def _step_unchecked(self, state: State, action: Array, key: Array | None) -> State:
+        """The base class's ``step`` in one pass (the game has no chance, so ``key`` is not
+        read): the new position is computed once and selected with the old one where the
+        action is illegal or the game was already over, then observed and masked once.
+
+        A finished game's view and mask are rebuilt from its position (all ``True``, and
+        ``current_player``'s view, which is what the twin stored there) instead of read
+        back: that saves reading both, every step, in every lane. The result equals the
+        base class's leaf by leaf on every state the twin returns
+        (``tests/jax/test_moon_harvesters_fast_step.py``)."""
+        n, num_actions = self.num_players, self.num_actions
+        action = jnp.asarray(action, jnp.int32)
+        index = jnp.clip(action, 0, num_actions - 1)
+        player, done = state.current_player, state.terminated
+        at_seat = (player >= 0) & (player < n) & ~state.is_chance
+        legal = at_seat & (action >= 0) & (action < num_actions)
+        legal = legal & state.legal_action_mask[index]
+        before = state._x
+        after = self._apply_action_x(before, index)
+        moved = legal & ~done
+        kept = _select(moved, after, before)
+        kept = _board_once(kept)
+        blamed = jnp.arange(n) == jnp.where(at_seat, player, -1)
+        penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
+        rewards = jnp.where(legal, self._rewards(before, after), penalty)
+        rewards = jnp.where(done, 0.0, rewards).astype(jnp.float32)
+        over = ~moved | (kept.phase == OVER)  # ended by this action, by bad input, or before
+        seat = jnp.where((player >= 0) & (player < n), player, 0)
+        observer = jnp.where(over, seat, kept.player).astype(jnp.int32)
+        return State(
+            current_player=jnp.where(done, player, observer),
+            observation=self._observe(kept, observer),
+            legal_action_mask=over | self._legal_mask(kept),
+            rewards=rewards,
+            terminated=over,
+            truncated=done & state.truncated,
+            is_chance=done & state.is_chance,
+            _step_count=jnp.where(done, state._step_count, state._step_count + 1),
+            _x=kept,
+            env_id=self.id,
+        )
 
     # ---- position ------------------------------------------------------------------------
     def _initial_x(self) -> HarvestersX:
@@ -293,10 +367,7 @@ class MoonHarvestersTwin(JaxEnv):
         planes = x.owner[None, :].astype(jnp.int32) == order[:, None]
         kinds = _rotated(x.kind_of, player)[:, None] == jnp.arange(k)[None, :]
         f32 = jnp.float32
-        parts = [
-            planes.reshape(-1).astype(f32),
-            x.crater.astype(f32),
-            x.deposit.astype(f32),
+        numbers = [
             1.0 - _rotated(x.placed, player).astype(f32) / t.pieces,
             (x.supply / f32(t.supply_scale)).astype(f32)[None],
             _rotated(x.collected, player).astype(f32) / f32(t.supply_scale),
@@ -307,7 +378,10 @@ class MoonHarvestersTwin(JaxEnv):
             _rotated(x.craters_held, player).astype(f32) / f32(t.crater_scale),
             (x.due / f32(t.due_scale)).astype(f32)[None],
         ]
-        return jnp.concatenate(parts)
+        planes = planes.reshape(-1).astype(f32)
+        return jnp.concatenate(
+            [planes, x.crater.astype(f32), x.deposit.astype(f32), _end_to_end(numbers)]
+        )
 
     def _scores(self, x: HarvestersX) -> Array:
         return x.collected.astype(jnp.float32)

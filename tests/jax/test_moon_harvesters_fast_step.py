@@ -1,0 +1,73 @@
+"""The Moon Harvesters twin's own ``step`` equals the base class's generic one, leaf by
+leaf, lane by lane, on random games with illegal and out-of-range actions and finished
+games among the lanes (moon_envs.jax.moon_harvesters.twin)."""
+
+import pytest
+
+pytest.importorskip("jax")
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import moon_envs.jax as mj
+from moon_envs.jax.env import JaxEnv
+
+BATCH = 16
+STEPS = 60
+PARAM_SETS = [
+    ({"num_players": 2, "num_deposits": 12, "pieces_per_kind": 4}, "win"),
+    (
+        {
+            "num_players": 3,
+            "rows": 6,
+            "cols": 7,
+            "pieces_per_kind": 3,
+            "craters_block": False,
+            "craters_block_deposits": False,
+            "deposits_when_short": "none",
+            "ties": "none",
+        },
+        "score",
+    ),
+]
+
+
+def _assert_same(fast, generic, where: str) -> None:
+    assert jax.tree.structure(fast) == jax.tree.structure(generic), where
+    for path, a, b in zip(
+        jax.tree_util.tree_leaves_with_path(fast),
+        jax.tree.leaves(fast),
+        jax.tree.leaves(generic),
+    ):
+        assert a.dtype == b.dtype and a.shape == b.shape, (where, path[0])
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"{where} {path[0]}")
+
+
+@pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
+def test_fast_step_equals_the_generic_one(params, reward_mode):
+    env = mj.make("moon_harvesters_v0", reward_mode=reward_mode, **params)
+    fast_step = jax.jit(jax.vmap(lambda s, a: env._step_unchecked(s, a, None)))
+    generic_step = jax.jit(jax.vmap(lambda s, a: JaxEnv._step_unchecked(env, s, a, None)))
+    key = jax.random.PRNGKey(11)
+    start = env.init(key)
+    state = jax.tree.map(lambda leaf: jnp.stack([leaf] * BATCH), start)
+    lanes = jnp.arange(BATCH)
+    seen = {"illegal": 0, "finished": 0, "ended by play": 0}
+    for t in range(STEPS):
+        key, k_act, k_wild = jax.random.split(key, 3)
+        action = jax.random.categorical(k_act, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        wild = jax.random.randint(k_wild, (BATCH,), -2, env.num_actions + 2)
+        # one lane a step plays anything, so some games end by bad input
+        action = jnp.where(lanes == t % BATCH, wild, action).astype(jnp.int32)
+        in_range = (action >= 0) & (action < env.num_actions)
+        listed = state.legal_action_mask[lanes, jnp.clip(action, 0, env.num_actions - 1)]
+        seen["illegal"] += int((~state.terminated & ~(in_range & listed)).sum())
+        seen["finished"] += int(state.terminated.sum())
+        new = fast_step(state, action)
+        _assert_same(new, generic_step(state, action), f"step {t}")
+        seen["ended by play"] += int((new.terminated & (new._x.phase == 4)).sum())
+        # a lane stepped once while finished starts a new game
+        state = jax.tree.map(lambda a, b: jnp.where(
+            state.terminated.reshape((-1,) + (1,) * (a.ndim - 1)), b, a), new, start)
+    assert all(count > 0 for count in seen.values()), seen
