@@ -47,27 +47,37 @@ def _assert_same(fast, generic, where: str) -> None:
 @pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
 def test_fast_step_equals_the_generic_one(params, reward_mode):
     env = mj.make("moon_harvesters_v0", reward_mode=reward_mode, **params)
-    fast_step = jax.jit(jax.vmap(lambda s, a: env._step_unchecked(s, a, None)))
-    generic_step = jax.jit(jax.vmap(lambda s, a: JaxEnv._step_unchecked(env, s, a, None)))
     key = jax.random.PRNGKey(11)
-    start = env.init(key)
-    state = jax.tree.map(lambda leaf: jnp.stack([leaf] * BATCH), start)
+    start = jax.jit(env.init)(key)
     lanes = jnp.arange(BATCH)
-    seen = {"illegal": 0, "finished": 0, "ended by play": 0}
-    for t in range(STEPS):
-        key, k_act, k_wild = jax.random.split(key, 3)
+
+    @jax.jit
+    def move(state, key, t):
+        """Both steps on every lane (one lane a step plays anything, so some games end by
+        bad input), what the lanes met, and the next states: a lane stepped once while
+        finished starts a new game."""
+        k_act, k_wild = jax.random.split(key)
         action = jax.random.categorical(k_act, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
         wild = jax.random.randint(k_wild, (BATCH,), -2, env.num_actions + 2)
-        # one lane a step plays anything, so some games end by bad input
         action = jnp.where(lanes == t % BATCH, wild, action).astype(jnp.int32)
         in_range = (action >= 0) & (action < env.num_actions)
         listed = state.legal_action_mask[lanes, jnp.clip(action, 0, env.num_actions - 1)]
-        seen["illegal"] += int((~state.terminated & ~(in_range & listed)).sum())
-        seen["finished"] += int(state.terminated.sum())
-        new = fast_step(state, action)
-        _assert_same(new, generic_step(state, action), f"step {t}")
-        seen["ended by play"] += int((new.terminated & (new._x.phase == 4)).sum())
-        # a lane stepped once while finished starts a new game
-        state = jax.tree.map(lambda a, b: jnp.where(
-            state.terminated.reshape((-1,) + (1,) * (a.ndim - 1)), b, a), new, start)
-    assert all(count > 0 for count in seen.values()), seen
+        fast = jax.vmap(lambda s, a: env._step_unchecked(s, a, None))(state, action)
+        generic = jax.vmap(lambda s, a: JaxEnv._step_unchecked(env, s, a, None))(state, action)
+        seen = jnp.stack([
+            (~state.terminated & ~(in_range & listed)).sum(),
+            state.terminated.sum(),
+            (fast.terminated & (fast._x.phase == 4)).sum(),
+        ])
+        restart = jax.tree.map(lambda a, b: jnp.where(
+            state.terminated.reshape((-1,) + (1,) * (a.ndim - 1)), b, a), fast, start)
+        return fast, generic, seen, restart
+
+    state = jax.tree.map(lambda leaf: np.stack([leaf] * BATCH), start)
+    seen = np.zeros(3, np.int64)  # illegal actions, finished lanes, games ended by play
+    for t in range(STEPS):
+        key, k_move = jax.random.split(key)
+        new, generic, counts, state = move(state, k_move, t)
+        _assert_same(new, generic, f"step {t}")
+        seen += np.asarray(counts)
+    assert (seen > 0).all(), dict(zip(("illegal", "finished", "ended by play"), seen.tolist()))
