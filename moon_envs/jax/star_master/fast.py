@@ -21,7 +21,7 @@ import jax.numpy as jnp
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.env import _select
 from moon_envs.jax.jupiter_arrays import computed_once
-from moon_envs.jax.star_master import chance, rules, views
+from moon_envs.jax.star_master import bit_views, chance, rules, views
 from moon_envs.jax.state import State
 
 Array = jax.Array
@@ -35,8 +35,8 @@ def init(env: Any, key: Array) -> State:
     seat = jnp.int32(0)
     return State(
         current_player=seat,
-        observation=views.observe(t, x, seat),
-        legal_action_mask=views.legal_mask(t, x),
+        observation=bit_views.observe(t, x, seat),
+        legal_action_mask=bit_views.legal_mask(t, x),
         rewards=env._zero_rewards(),
         terminated=jnp.bool_(False),
         truncated=jnp.bool_(False),
@@ -73,10 +73,10 @@ def step(env: Any, state: State, action: Array, key: Array) -> State:
     terminated, is_chance = to_move == TERMINAL, to_move == CHANCE
     observer = jnp.where(to_move >= 0, to_move, jnp.where(in_seat, player, 0)).astype(jnp.int32)
     observer, terminated, is_chance = computed_once((observer, terminated, is_chance))
-    mask = jnp.where(terminated, True, jnp.where(is_chance, False, views.legal_mask(t, kept)))
+    mask = jnp.where(terminated, True, jnp.where(is_chance, False, bit_views.legal_mask(t, kept)))
     out = State(
         current_player=jnp.where(is_chance, jnp.int32(CHANCE), observer),
-        observation=views.observe(t, kept, observer),
+        observation=bit_views.observe(t, kept, observer),
         legal_action_mask=mask,
         rewards=rewards,
         terminated=terminated,
