@@ -20,11 +20,38 @@ import jax.numpy as jnp
 
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.env import _select
-from moon_envs.jax.jupiter_arrays import computed_once
+from moon_envs.jax.jupiter_arrays import computed_once as once
 from moon_envs.jax.star_master import bit_views, chance, rules, views
 from moon_envs.jax.state import State
 
 Array = jax.Array
+
+
+def computed_once(tree: Any) -> Any:
+    """``tree`` unchanged, computed into memory once before its readers
+    (:func:`~moon_envs.jax.jupiter_arrays.computed_once`), all its leaves packed into one
+    int32 array on the way, so that it is one pass rather than one per leaf."""
+    leaves, treedef = jax.tree.flatten(tree)
+    flat = jnp.concatenate([_as_int32(leaf).ravel() for leaf in leaves])
+    flat = once(flat)
+    out, at = [], 0
+    for leaf in leaves:
+        part = flat[at : at + leaf.size].reshape(leaf.shape)
+        out.append(_from_int32(part, leaf.dtype))
+        at += leaf.size
+    return jax.tree.unflatten(treedef, out)
+
+
+def _as_int32(leaf: Array) -> Array:
+    if leaf.dtype == jnp.float32 or leaf.dtype == jnp.uint32:
+        return jax.lax.bitcast_convert_type(leaf, jnp.int32)
+    return leaf.astype(jnp.int32)
+
+
+def _from_int32(part: Array, dtype: Any) -> Array:
+    if dtype == jnp.float32 or dtype == jnp.uint32:
+        return jax.lax.bitcast_convert_type(part, dtype)
+    return part.astype(dtype)
 
 
 def init(env: Any, key: Array) -> State:
