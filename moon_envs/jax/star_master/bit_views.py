@@ -16,6 +16,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from moon_envs.jax.jupiter_arrays import computed_once
 from moon_envs.jax.star_master.tables import FLIP, NAME, RACE, STAR, SWAP, SMx, Tables
 
 Array = jax.Array
@@ -52,7 +53,9 @@ class BitWords:
 
 
 def spread(words: Array, size: int) -> Array:
-    """Bool ``[size]``: bit ``j % 32`` of word ``j // 32`` (one elementwise pass)."""
+    """Bool ``[size]``: bit ``j % 32`` of word ``j // 32`` (one elementwise pass; the
+    words are computed once first, not again for each of their 32 entries)."""
+    words = computed_once(words)
     bits = (words[:, None] >> jnp.arange(WIDTH, dtype=U32)[None, :]) & U32(1)
     return bits.reshape(-1)[:size] == U32(1)
 
