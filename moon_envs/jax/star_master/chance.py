@@ -7,8 +7,14 @@ chance is known in advance: after a player action at most a race draw and then a
 at the start of a game the set-up's draws, the seed (decay mode) and the first roll.
 :func:`start` (pgx's ``init``) and :func:`resolve` (after an action) apply exactly those,
 each under its condition, without a loop; :func:`set_up` loops over set-up draws still
-pending (only from the explicit layer's initial state). Each outcome is drawn from one
-uniform word (inverse CDF) rather than a Gumbel vector.
+pending (only from the explicit layer's initial state).
+
+Each outcome is drawn from a uniform uint32 word rather than a Gumbel vector: a uniform
+integer below ``m`` is the word's multiply-high by ``m`` (:func:`below`), a roll is a
+uniform pair of faces, a race winner a uniform grabber, and the layout a Fisher-Yates
+shuffle whose draws are the mixed-radix digits of two words (:func:`digits`). The words
+are ``jax.random.bits``'s for the key, computed without its loop
+(:mod:`moon_envs.jax.random_words`): four for a new game, two for a step.
 """
 
 from __future__ import annotations
@@ -108,14 +114,14 @@ def set_up(t: Tables, x: SMx, key: Array) -> SMx:
 
 
 def init_words(key: Array) -> Array:
-    """The four uint32 words a new game is drawn from (two blocks of the key's
-    generator): two for the layout, one for the first roll, one for the seed."""
+    """The four uint32 words a new game is drawn from (``jax.random.bits(key, (4,))``):
+    two for the layout, one for the first roll, one for the seed."""
     return random_words(key, 4)
 
 
 def step_words(key: Array) -> Array:
-    """The two uint32 words a step's chance is drawn from (one block of the key's
-    generator): a race draw's, then the roll's."""
+    """The two uint32 words a step's chance is drawn from (``jax.random.bits(key,
+    (2,))``): a race draw's, then the roll's."""
     return random_words(key, 2)
 
 
