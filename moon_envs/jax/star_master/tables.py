@@ -92,6 +92,11 @@ class Tables:
         turn_cap: the turn limit (``solitaire_turns`` or ``max_turns``).
         cap_nobody: no winner at the cap (one player, or ``turn_limit="nobody"``).
         roll_probs: float32 ``[20]`` the dice outcome ``2 * white + black`` probabilities.
+        roll_counts, roll_total: the same as counts of face pairs (white, black) among
+            ``roll_total`` equally likely pairs.
+        layout_split: the set-up's draws (``k - i`` choices for slot ``i``) are taken
+            from two words, the first ``layout_split`` draws from one: the split that
+            keeps each word's product of choices (and so its bias) smallest.
         num_outcomes: chance outcome ids (1024 in decay mode, else 20).
         forget_threshold: an integer ``T``: a slot is forgotten when the 53-bit hash value
             is below ``T`` (``u < forget_prob`` with ``u = value / 2**53``, exactly).
@@ -115,11 +120,20 @@ class Tables:
             for b in c.black_faces:
                 probs[2 * w + (0 if c.children else b)] += 1.0
         self.roll_probs = (probs / probs.sum()).astype(np.float32)
+        self.roll_counts = probs.astype(np.int64)
+        self.roll_total = int(probs.sum())
+        self.layout_split = _balanced_split(list(range(k, 1, -1)))
         with np.errstate(divide="ignore"):
             self.roll_logits = np.log(probs / probs.sum()).astype(np.float32)
         self.num_outcomes = DECAY_SEEDS if self.decays else 2 * (STAR + 1)
         prob = float(c.forget_prob)
         self.forget_threshold = 0 if prob <= 0.0 else int(np.ceil(prob * 2.0**53))
+
+
+def _balanced_split(radices: list[int]) -> int:
+    """The index splitting ``radices`` into two runs whose larger product is least."""
+    products = [(max(np.prod(radices[:i]), np.prod(radices[i:])), i) for i in range(len(radices))]
+    return min(products)[1]
 
 
 def initial_x(t: Tables) -> SMx:

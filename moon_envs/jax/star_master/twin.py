@@ -15,7 +15,7 @@ import jax.numpy as jnp
 
 from moon_envs.core.game import Game
 from moon_envs.jax.env import JaxEnv
-from moon_envs.jax.star_master import chance, determinise, rules, views
+from moon_envs.jax.star_master import chance, determinise, fast, rules, views
 from moon_envs.jax.star_master.tables import SMx, Tables, initial_x
 from moon_envs.jax.state import State
 from moon_envs.star_master.rules import StarMasterGame
@@ -75,19 +75,26 @@ class StarMasterTwin(JaxEnv):
             return jnp.where(winners, 1.0, -1.0).astype(jnp.float32)
         return super().win_returns(winners)
 
-    # ---- chance without a loop --------------------------------------------------------------
+    # ---- chance without a loop, the fast init and step --------------------------------------
     def init(self, key: Array) -> State:
         """A new game (pgx's ``init``), its set-up chance drawn with ``key`` in one pass
         (:func:`~moon_envs.jax.star_master.chance.start`: the same distribution as the
-        explicit layer's draws, without a loop)."""
-        x = chance.start(self.tables, key)
-        return self._wrap(x, jnp.int32(0), self._zero_rewards(), jnp.int32(0))
+        explicit layer's draws, without a loop); built by
+        :func:`~moon_envs.jax.star_master.fast.init`, the state
+        ``self._wrap(start(key), ...)`` would be."""
+        return fast.init(self, key)
+
+    def _step_unchecked(self, state: State, action: Array, key: Array | None) -> State:
+        """The base class's step (the action, then :meth:`_resolve_x`) in one pass:
+        :func:`~moon_envs.jax.star_master.fast.step`."""
+        return fast.step(self, state, action, key)
 
     def _resolve_x(self, x: SMx, key: Array) -> SMx:
         """Chance without the base class's general loop: the set-up's draws, if pending
         (only from :meth:`initial_state`), in a loop of their own
-        (:func:`~moon_envs.jax.star_master.chance.set_up`); then the chance an action
-        causes, a race draw and a roll, in one pass
-        (:func:`~moon_envs.jax.star_master.chance.resolve`)."""
-        key_setup, key_now = jax.random.split(key)
-        return chance.resolve(self.tables, chance.set_up(self.tables, x, key_setup), key_now)
+        (:func:`~moon_envs.jax.star_master.chance.set_up`, with a key folded from
+        ``key``); then the chance an action causes, a race draw and a roll, in one pass
+        (:func:`~moon_envs.jax.star_master.chance.resolve`, from
+        :func:`~moon_envs.jax.star_master.chance.step_words` of ``key``)."""
+        x = chance.set_up(self.tables, x, jax.random.fold_in(key, 1))
+        return chance.resolve(self.tables, x, chance.step_words(key))
