@@ -21,10 +21,11 @@ from moon_envs.jax.random_words import random_words  # noqa: E402
 from moon_envs.jax.star_master import chance  # noqa: E402
 
 BATCH = 16
-# each its own compile: 2 seats with the defaults; 4 seats, decay memory, competition and
-# a turn cap (reached); 1 seat, children (no swap); 6 seats, seat-order races, 6 colours
+# each its own compile (about 45 s of CPU), so two sets between them cover the options:
+# 4 seats, decay memory, competition, a turn cap (reached) and score rewards; 6 seats,
+# seat-order races, 6 colours and children. The defaults' fast step plays every batched
+# random game of tests/jax/test_star_master_twin.py against the engine's reward sums.
 PARAM_SETS = [
-    ({}, "win"),
     (
         {
             "num_players": 4,
@@ -58,46 +59,59 @@ def test_fast_init_and_step_equal_the_generic_ones(params, reward_mode):
     def generic_step(state, action, key):
         return JaxEnv._step_unchecked(env, state, action, key)
 
-    fast_init, slow_init = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(generic_init))
-    fast_step = jax.jit(jax.vmap(env._step_unchecked))
-    slow_step = jax.jit(jax.vmap(generic_step))
-    select = jax.jit(jax.vmap(_select))
-    apply_action = jax.jit(jax.vmap(env.apply_action))
-    initial = jax.vmap(lambda _: env.initial_state())(jnp.arange(BATCH))
-
-    key = jax.random.PRNGKey(11)
-    state = fast_init(jax.random.split(key, BATCH))
-    _assert_same(state, slow_init(jax.random.split(key, BATCH)), "init")
     lanes = jnp.arange(BATCH)
-    seen = {"illegal": 0, "chance": 0, "finished": 0, "rewarded": 0}
-    for step in range(24):
-        key, k_act, k_wild, k_step, k_mix, k_init = jax.random.split(key, 6)
-        # a few lanes at a chance node: before set-up, or after an action whose chance
-        # (a roll, a race draw) is still to come; finished lanes restart now and then
+
+    @jax.jit
+    def inits(key):
+        keys = jax.random.split(key, BATCH)
+        return jax.vmap(env.init)(keys), jax.vmap(generic_init)(keys)
+
+    @jax.jit
+    def move(state, key, step):
+        """Both steps on every lane, what the lanes met, after putting a few lanes at a
+        chance node (before set-up, or after an action whose chance, a roll or a race draw,
+        is still to come) and restarting some finished lanes; one lane in 9 plays a wild
+        (illegal or out-of-range) action."""
+        k_act, k_wild, k_step, k_mix, k_init = jax.random.split(key, 5)
+        select = jax.vmap(_select)
         mixed = jax.random.randint(k_mix, (BATCH,), 0, 24)
         legal_pick = jax.random.categorical(
             k_act, jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
         ).astype(jnp.int32)
+        initial = jax.vmap(lambda _: env.initial_state())(lanes)
         state = select(mixed == 0, initial, state)
-        pending = apply_action(state, legal_pick)
+        pending = jax.vmap(env.apply_action)(state, legal_pick)
         state = select((mixed == 1) & ~state.terminated & ~state.is_chance, pending, state)
-        restarted = fast_init(jax.random.split(k_init, BATCH))
+        restarted = jax.vmap(env.init)(jax.random.split(k_init, BATCH))
         state = select(state.terminated & (mixed < 8), restarted, state)
         action = jax.random.categorical(
             k_act, jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
         ).astype(jnp.int32)
         wild = jax.random.randint(k_wild, (BATCH,), -2, env.num_actions + 2)
         action = jnp.where(lanes % 9 == step % 9, wild, action).astype(jnp.int32)
-        index = jnp.clip(action, 0, env.num_actions - 1)
-        listed = np.asarray(state.legal_action_mask)[np.arange(BATCH), np.asarray(index)]
-        seen["illegal"] += int((~listed | (action < 0) | (action >= env.num_actions)).sum())
-        seen["chance"] += int(state.is_chance.sum())
-        seen["finished"] += int(state.terminated.sum())
+        listed = state.legal_action_mask[lanes, jnp.clip(action, 0, env.num_actions - 1)]
         keys = jax.random.split(k_step, BATCH)
-        new = fast_step(state, action, keys)
-        _assert_same(new, slow_step(state, action, keys), f"step {step}")
-        seen["rewarded"] += int((np.asarray(new.rewards) != 0).any(axis=1).sum())
+        fast = jax.vmap(env._step_unchecked)(state, action, keys)
+        generic = jax.vmap(generic_step)(state, action, keys)
+        seen = jnp.stack([
+            (~listed | (action < 0) | (action >= env.num_actions)).sum(),
+            state.is_chance.sum(),
+            state.terminated.sum(),
+            (fast.rewards != 0).any(axis=1).sum(),
+        ])
+        return fast, generic, seen
+
+    key = jax.random.PRNGKey(11)
+    state, generic = inits(key)
+    _assert_same(state, generic, "init")
+    counts = np.zeros(4, np.int64)
+    for step in range(24):
+        key, k_move = jax.random.split(key)
+        new, generic, met = move(state, k_move, step)
+        _assert_same(new, generic, f"step {step}")
+        counts += np.asarray(met)
         state = new
+    seen = dict(zip(("illegal", "chance", "finished", "rewarded"), counts.tolist()))
     assert all(count > 0 for count in seen.values()), seen
 
 
