@@ -11,7 +11,6 @@ pytest.importorskip("mctx")
 pytest.importorskip("equinox")
 
 import jax
-import jax.numpy as jnp
 
 import moon_envs
 import moon_envs.jax as mj
@@ -21,6 +20,7 @@ from moon_agents.training.jax.alphazero import AlphaZero
 from moon_agents.training.jax.network import net_description
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.core.view import AgentView
+from moon_envs.jax.python_states import from_python
 
 GAMES = {
     "star_master_v0": {"num_players": 2},
@@ -46,38 +46,26 @@ def _config(env_id: str, params: dict):
     )
 
 
-def _hidden_pair(twin, key):
-    """A position where the seat to move has hidden information, and a copy with that
-    information redrawn (different in the twin's arrays, equal in the seat's view)."""
-    step = jax.jit(twin.step)
-    resample = jax.jit(twin.resample)
-    state = twin.init(key)
-    for i in range(400):
-        key, k_act, k_step, k_res = jax.random.split(key, 4)
-        if bool(state.terminated):
-            state = twin.init(k_step)
-            continue
-        other = resample(state, state.current_player, k_res)
-        differs = any(
-            not np.array_equal(a, b)
-            for a, b in zip(jax.tree.leaves(state._x), jax.tree.leaves(other._x))
-        )
-        if i > 8 and differs:
-            return state, other
-        legal = jnp.flatnonzero(state.legal_action_mask, size=state.legal_action_mask.size)
-        count = int(state.legal_action_mask.sum())
-        action = legal[jax.random.randint(k_act, (), 0, count)]
-        state = step(state, action, k_step)
-    pytest.fail("no position with hidden information was reached")
-
-
-@pytest.mark.parametrize("env_id", sorted(GAMES))
-def test_training_search_is_blind_to_hidden_information(env_id: str) -> None:
+@pytest.fixture(scope="module", params=sorted(GAMES))
+def game(request: pytest.FixtureRequest) -> tuple:
+    """``(env_id, config, twin, trainer)``: one AlphaZero trainer per game for the module's
+    tests (building one compiles the twin's tables and the network's init)."""
+    env_id = request.param
     config = _config(env_id, GAMES[env_id])
     twin = mj.make(env_id, **GAMES[env_id])
-    trainer = AlphaZero(config, twin)
-    state, other = _hidden_pair(twin, jax.random.key(7))
-    seat = state.current_player
+    return env_id, config, twin, AlphaZero(config, twin)
+
+
+def test_training_search_is_blind_to_hidden_information(game: tuple) -> None:
+    env_id, _, twin, trainer = game
+    py_state, py_other, seat = _python_hidden_pair(env_id, GAMES[env_id], seed=3)
+    # the same pair as twin states: different in the twin's arrays, equal in the seat's view
+    state, other = (from_python(twin, s) for s in (py_state, py_other))
+    assert int(state.current_player) == seat
+    assert any(
+        not np.array_equal(a, b)
+        for a, b in zip(jax.tree.leaves(state._x), jax.tree.leaves(other._x))
+    )
     np.testing.assert_array_equal(twin.observe(state, seat), twin.observe(other, seat))
     search = jax.jit(trainer.search)
     one = [jax.tree.map(lambda a: a[None], s) for s in (state, other)]
@@ -109,11 +97,8 @@ def _python_hidden_pair(env_id: str, params: dict, seed: int):
     pytest.fail("no position with hidden information was reached")
 
 
-@pytest.mark.parametrize("env_id", sorted(GAMES))
-def test_play_time_search_is_blind_to_hidden_information(env_id: str) -> None:
-    config = _config(env_id, GAMES[env_id])
-    twin = mj.make(env_id, **GAMES[env_id])
-    trainer = AlphaZero(config, twin)
+def test_play_time_search_is_blind_to_hidden_information(game: tuple) -> None:
+    env_id, config, twin, trainer = game
     description = net_description(config, twin)
     state, other, seat = _python_hidden_pair(env_id, GAMES[env_id], seed=3)
     moves = []

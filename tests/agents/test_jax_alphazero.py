@@ -74,19 +74,14 @@ def test_a_tiny_run_beats_random_on_jupiter(tmp_path: Path) -> None:
 
 
 def test_same_seed_same_metrics(tmp_path: Path) -> None:
-    changes = {
-        "algorithm.games": 16,
-        "algorithm.unroll": 24,
-        "algorithm.hidden": [16],
-        "algorithm.batch_size": 64,
-        "budget.total_timesteps": 1152,
-        "eval.every_timesteps": 384,
-    }
+    # TINY's self-play shapes, so that the self-play program compiled for the run above
+    # is loaded from the compilation cache; two iterations a run
+    changes = {"budget.total_timesteps": 8192, "eval.every_timesteps": 4096}
     rows = []
     for name in ("a", "b"):
         result = train(_config(tmp_path, **changes, **{"output.run_name": name}))
         rows.append(json.loads((result.run_dir / "metrics.json").read_text()))
-    assert len(rows[0]) == 4
+    assert len(rows[0]) == 3
     assert rows[0] == rows[1]
     assert any(r.get("policy_loss") for r in rows[0])
 

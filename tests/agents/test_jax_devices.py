@@ -160,60 +160,73 @@ def first_iteration(config: Any) -> dict[str, Any]:
     }
 
 
-# A tiny run on the devices the process sees, the first iteration's numbers as above
+# For each algorithm named (comma-separated): a tiny run on the devices the process
+# sees, the first iteration's numbers as above (one process for all: one start-up)
 PROBE = r"""
 import json, sys, zipfile
+from pathlib import Path
+import jax
 import numpy as np
 sys.path.insert(0, sys.argv[3])
 from test_jax_devices import summary_of, tiny_config
-from moon_agents.net_weights import load_net
-from moon_agents.training.train import train
-
-result = train(tiny_config(sys.argv[1], 1, "all", sys.argv[2]))
-arrays = load_net(result.model_path)[0]
-with zipfile.ZipFile(result.run_dir / "resume" / "state.npz") as zf:
-    names = sorted(n for n in zf.namelist() if n.startswith("opt_state."))
-    opt = [np.load(zf.open(n), allow_pickle=False) for n in names]
-out = {
-    "summary": json.loads((result.run_dir / "summary.json").read_text()),
-    "metrics": result.metrics,
-    "params": summary_of([arrays[k] for k in sorted(arrays)]),
-    "opt_state": summary_of(opt)["sum"],
-}
-# the resume state, gathered to the host when written, goes back onto both devices
-import jax
 import moon_envs.jax as mj
+from moon_agents.net_weights import load_net
 from moon_agents.training.jax.checkpointing import load_state
 from moon_agents.training.jax.run import _trainer
-config = tiny_config(sys.argv[1], 1, "all", sys.argv[2])
-fresh = _trainer(config, mj.make(config.env.id, **config.env.params))
-load_state(result.run_dir, fresh)
-resumed = fresh.arrays()
-out["resumed"] = {
-    "decisions": fresh.decisions,
-    "same_params": all(np.array_equal(resumed[k], arrays[k]) for k in arrays),
-    "devices": sorted({len(x.sharding.device_set) for x in jax.tree.leaves(fresh.params)}),
-}
-print("PROBE " + json.dumps(out))
+from moon_agents.training.train import train
+
+for algo in sys.argv[1].split(","):
+    out_dir = str(Path(sys.argv[2]) / algo)
+    result = train(tiny_config(algo, 1, "all", out_dir))
+    arrays = load_net(result.model_path)[0]
+    with zipfile.ZipFile(result.run_dir / "resume" / "state.npz") as zf:
+        names = sorted(n for n in zf.namelist() if n.startswith("opt_state."))
+        opt = [np.load(zf.open(n), allow_pickle=False) for n in names]
+    out = {
+        "summary": json.loads((result.run_dir / "summary.json").read_text()),
+        "metrics": result.metrics,
+        "params": summary_of([arrays[k] for k in sorted(arrays)]),
+        "opt_state": summary_of(opt)["sum"],
+    }
+    # the resume state, gathered to the host when written, goes back onto both devices
+    config = tiny_config(algo, 1, "all", out_dir)
+    fresh = _trainer(config, mj.make(config.env.id, **config.env.params))
+    load_state(result.run_dir, fresh)
+    resumed = fresh.arrays()
+    out["resumed"] = {
+        "decisions": fresh.decisions,
+        "same_params": all(np.array_equal(resumed[k], arrays[k]) for k in arrays),
+        "devices": sorted({len(x.sharding.device_set) for x in jax.tree.leaves(fresh.params)}),
+    }
+    print("PROBE " + algo + " " + json.dumps(out))
 """
 
+ALGORITHMS = ("alphazero", "jax_ppo")
 
-def probe(algo: str, out_dir: Path, devices: int = 2) -> dict:
-    """Run PROBE in a fresh python that sees ``devices`` simulated CPU devices."""
+
+def probe(algos: tuple[str, ...], out_dir: Path, devices: int = 2) -> dict[str, dict]:
+    """Run PROBE for each of ``algos`` in one fresh python that sees ``devices`` simulated
+    CPU devices; its numbers by algorithm."""
     env = dict(os.environ)
     env["XLA_FLAGS"] = f"--xla_force_host_platform_device_count={devices}"
     env["JAX_PLATFORMS"] = "cpu"
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, algo, str(out_dir), str(HERE)],
+        [sys.executable, "-c", PROBE, ",".join(algos), str(out_dir), str(HERE)],
         env=env,
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    line = next(x for x in done.stdout.splitlines() if x.startswith("PROBE "))
-    return json.loads(line[len("PROBE ") :])
+    lines = [x.split(" ", 2) for x in done.stdout.splitlines() if x.startswith("PROBE ")]
+    return {algo: json.loads(numbers) for _, algo, numbers in lines}
+
+
+@pytest.fixture(scope="module")
+def two_device_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Both trainers' tiny runs on 2 simulated devices, by algorithm."""
+    return probe(ALGORITHMS, tmp_path_factory.mktemp("two_devices"))
 
 
 def _close(a: float, b: float, rel: float) -> bool:
@@ -221,7 +234,7 @@ def _close(a: float, b: float, rel: float) -> bool:
     return both_nan or a == pytest.approx(b, rel=rel, abs=rel / 100)
 
 
-@pytest.mark.parametrize("algo", ["alphazero", "jax_ppo"])
+@pytest.mark.parametrize("algo", ALGORITHMS)
 def test_one_device_gives_the_numbers_of_the_trainer_before_the_split(
     algo: str, tmp_path: Path
 ) -> None:
@@ -236,11 +249,11 @@ def test_one_device_gives_the_numbers_of_the_trainer_before_the_split(
     assert _close(one["opt_state"], old["opt_state"], 1e-6)
 
 
-@pytest.mark.parametrize("algo", ["alphazero", "jax_ppo"])
+@pytest.mark.parametrize("algo", ALGORITHMS)
 def test_two_devices_play_twice_the_games_and_average_the_gradients(
-    algo: str, tmp_path: Path
+    algo: str, tmp_path: Path, two_device_runs: dict[str, dict]
 ) -> None:
-    two = probe(algo, tmp_path)
+    two = two_device_runs[algo]
     summary = two["summary"]
     assert summary["devices"] == 2
     # the config's batch is per device: one iteration on 2 devices plays 2 x 4 games
