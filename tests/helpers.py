@@ -45,3 +45,14 @@ def play_to_end(state: State, rng: np.random.Generator, limit: int = 100_000) ->
         actions.append(step_state(state, rng))
         assert len(actions) < limit, "game did not end"
     return actions
+
+
+def assert_same_states(fast, generic, where: str) -> None:
+    """Two twin states (a fast path's and the generic one's) equal leaf by leaf: the same
+    tree, dtypes, shapes and values; a difference names ``where`` and the leaf."""
+    import jax
+
+    assert jax.tree.structure(fast) == jax.tree.structure(generic), where
+    for (path, a), b in zip(jax.tree_util.tree_leaves_with_path(fast), jax.tree.leaves(generic)):
+        assert a.dtype == b.dtype and a.shape == b.shape, (where, path)
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"{where} {path}")

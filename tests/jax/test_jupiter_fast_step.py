@@ -12,6 +12,7 @@ import numpy as np
 
 import moon_envs.jax as mj
 from moon_envs.jax.env import JaxEnv, _select
+from tests.helpers import assert_same_states
 
 BATCH = 32
 PARAM_SETS = [
@@ -29,17 +30,6 @@ PARAM_SETS = [
     ),
     ({"num_players": 4, "black_moons": True, "expanding_universe": True}, "win"),
 ]
-
-
-def _assert_same(fast, generic, where: str) -> None:
-    assert jax.tree.structure(fast) == jax.tree.structure(generic), where
-    for path, a, b in zip(
-        jax.tree_util.tree_leaves_with_path(fast),
-        jax.tree.leaves(fast),
-        jax.tree.leaves(generic),
-    ):
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, path[0])
-        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"{where} {path[0]}")
 
 
 @pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
@@ -82,12 +72,12 @@ def test_fast_init_and_step_equal_the_generic_ones(params, reward_mode):
 
     key = jax.random.PRNGKey(7)
     state, generic = inits(key)
-    _assert_same(state, generic, "init")
+    assert_same_states(state, generic, "init")
     seen = np.zeros(3, np.int64)  # illegal actions, chance nodes, finished games
     for t in range(min(env.spec.max_game_length + 2, 24)):
         key, k_move = jax.random.split(key)
         new, generic, counts = move(state, k_move, t)
-        _assert_same(new, generic, f"step {t}")
+        assert_same_states(new, generic, f"step {t}")
         seen += np.asarray(counts)
         state = new
     assert (seen > 0).all(), dict(zip(("illegal", "chance", "finished"), seen.tolist()))

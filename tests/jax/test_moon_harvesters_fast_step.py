@@ -12,6 +12,7 @@ import numpy as np
 
 import moon_envs.jax as mj
 from moon_envs.jax.env import JaxEnv
+from tests.helpers import assert_same_states
 
 BATCH = 16
 STEPS = 60
@@ -31,17 +32,6 @@ PARAM_SETS = [
         "score",
     ),
 ]
-
-
-def _assert_same(fast, generic, where: str) -> None:
-    assert jax.tree.structure(fast) == jax.tree.structure(generic), where
-    for path, a, b in zip(
-        jax.tree_util.tree_leaves_with_path(fast),
-        jax.tree.leaves(fast),
-        jax.tree.leaves(generic),
-    ):
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, path[0])
-        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"{where} {path[0]}")
 
 
 @pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
@@ -78,6 +68,6 @@ def test_fast_step_equals_the_generic_one(params, reward_mode):
     for t in range(STEPS):
         key, k_move = jax.random.split(key)
         new, generic, counts, state = move(state, k_move, t)
-        _assert_same(new, generic, f"step {t}")
+        assert_same_states(new, generic, f"step {t}")
         seen += np.asarray(counts)
     assert (seen > 0).all(), dict(zip(("illegal", "finished", "ended by play"), seen.tolist()))

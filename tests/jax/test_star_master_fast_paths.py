@@ -19,6 +19,7 @@ import moon_envs.jax as mj  # noqa: E402
 from moon_envs.jax.env import JaxEnv, _select  # noqa: E402
 from moon_envs.jax.random_words import random_words  # noqa: E402
 from moon_envs.jax.star_master import chance  # noqa: E402
+from tests.helpers import assert_same_states  # noqa: E402
 
 BATCH = 16
 # one compile (about 45 s of CPU) with every option the fast paths branch on: 6 seats,
@@ -40,13 +41,6 @@ PARAM_SETS = [
         "score",
     ),
 ]
-
-
-def _assert_same(fast, generic, where: str) -> None:
-    assert jax.tree.structure(fast) == jax.tree.structure(generic), where
-    for (path, a), b in zip(jax.tree_util.tree_leaves_with_path(fast), jax.tree.leaves(generic)):
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, path)
-        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"{where} {path}")
 
 
 @pytest.mark.parametrize(("params", "reward_mode"), PARAM_SETS)
@@ -105,12 +99,12 @@ def test_fast_init_and_step_equal_the_generic_ones(params, reward_mode):
 
     key = jax.random.PRNGKey(11)
     state, generic = inits(key)
-    _assert_same(state, generic, "init")
+    assert_same_states(state, generic, "init")
     counts = np.zeros(4, np.int64)
     for step in range(24):
         key, k_move = jax.random.split(key)
         new, generic, met = move(state, k_move, step)
-        _assert_same(new, generic, f"step {step}")
+        assert_same_states(new, generic, f"step {step}")
         counts += np.asarray(met)
         state = new
     seen = dict(zip(("illegal", "chance", "finished", "rewarded"), counts.tolist()))
