@@ -18,6 +18,10 @@ shrunk, the same command with smaller budgets:
   lineup, its specs and the env parameters are otherwise as published);
 * ``mcts:...`` agents: 4 simulations (or 0.01 s) per move, and Moonstar games cut to 2
   rounds; an ``eval`` without ``--games`` plays 2;
+* ``mctx:...`` agents: a search of 8 simulations over 4 considered actions (other options as
+  shown), the budget of ``tests/agents/test_mctx_agent.py`` and
+  ``tests/agents/test_mctx_other_games.py``, so that the session's compilation cache holds
+  the search these commands compile;
 * ``train CONFIG``: a copy of CONFIG (a file or a shipped config's name) with 128
   timesteps, 2 envs of 64 steps, no evaluation, checkpoints, plot or TensorBoard (a JAX
   trainer's: 32 decisions of 4 games, 2 evaluation games against its first opponent);
@@ -33,8 +37,9 @@ shrunk, the same command with smaller budgets:
 * ``moon_agents.benchmarks.engine_breakdown``: the envs it names (Jupiter when none),
   ``--decisions 30 --repeats 1``;
 * ``moon_agents.benchmarks.rllib_sampling``: ``--seconds 0.2`` and only the first of the listed
-  runner and env counts (1 each where none is listed), run once per distinct shrunk setting; with
-  ``--address`` (joining a running Ray cluster) it is skipped, as no cluster runs here.
+  runner and env counts (1 each where none is listed), SB3 rollouts of 2 envs x 64 steps and
+  RLlib samples of 64 timesteps, run once per distinct shrunk setting; with ``--address``
+  (joining a running Ray cluster) it is skipped, as no cluster runs here.
 
 Every command must exit with status 0; a benchmark module the docs show without a
 shrinking rule here fails the test until one is added.
@@ -224,6 +229,8 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         if arg.startswith("mcts"):  # search budgets shrunk: the spec is what is checked
             arg = out[i] = re.sub(r"simulations=\d+", "simulations=4", arg)
             arg = out[i] = re.sub(r"seconds=[\d.]+", "seconds=0.01", arg)
+        if arg.startswith("mctx:"):
+            arg = out[i] = shrink_mctx(arg)
         if out[i - 1] in ("--out", "--gif", "--html", "--to", "--json") and i > 0 and (
             command != "train"
         ):
@@ -232,6 +239,18 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
         if m:
             out[i] = f"{m.group(1)}:{_trained(m.group(2), m.group(3), tmp, m.group(4))}"
     return out
+
+
+MCTX_BUDGET = {"simulations": "8", "considered": "4"}
+
+
+def shrink_mctx(spec: str) -> str:
+    """An ``mctx:PATH,...`` spec with the search budget of :data:`MCTX_BUDGET` (its other
+    options unchanged): ``mctx:trained,simulations=16`` -> ``mctx:trained,simulations=8,
+    considered=4``."""
+    path, *options = spec.split(",")
+    kept = [o for o in options if o.partition("=")[0] not in MCTX_BUDGET]
+    return ",".join([path, *(f"{k}={v}" for k, v in MCTX_BUDGET.items()), *kept])
 
 
 def _trained(name: str, seed: str, tmp: Path, model_name: str = "model.zip") -> Path:
@@ -309,6 +328,21 @@ def test_what_counts_as_a_command(text: str, command: str | None) -> None:
     assert as_command(text) == command
 
 
+@pytest.mark.parametrize(
+    ("spec", "shrunk"),
+    [
+        ("mctx:trained,simulations=16", "mctx:trained,simulations=8,considered=4"),
+        ("mctx:trained,simulations=16,considered=8,margin=1",
+         "mctx:trained,simulations=8,considered=4,margin=1"),
+        ("mctx:runs/a/model.npz,samples=1",
+         "mctx:runs/a/model.npz,simulations=8,considered=4,samples=1"),
+    ],
+)  # fmt: skip
+def test_mctx_specs_keep_their_options_with_a_small_budget(spec: str, shrunk: str) -> None:
+    assert shrink_mctx(spec) == shrunk
+    assert shrink(["eval", "jupiter_v0", "--agents", spec, "random"], Path("."))[3] == shrunk
+
+
 def _first_of_list(argv: list[str], flag: str) -> list[str]:
     """``--flag A B C`` -> ``--flag A``."""
     if flag not in argv:
@@ -348,6 +382,8 @@ def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) ->
                 argv += [flag, value]  # the defaults are several
         argv[argv.index("--seconds") + 1] = "0.2"
         bench = importlib.import_module(module)
+        for name, value in (("SB3_ENVS", 2), ("SB3_STEPS", 64), ("RLLIB_CHUNK", 64)):
+            monkeypatch.setattr(bench, name, value)  # one small rollout and sample each
         settings = repr(sorted(vars(bench.parse_args(argv)).items()))
         if settings in _RLLIB_RUNS_DONE:
             return  # shrunk, this command is a run that already passed (a Ray start is ~20 s)

@@ -25,10 +25,21 @@ import time
 from typing import Any
 
 PARAMS = {"num_players": 2}
+SB3_ENVS = 8
+"""Envs of the SB3 trainer's ``DummyVecEnv``."""
+SB3_STEPS = 256
+"""Steps per env of one SB3 ``collect_rollouts`` (one rollout: ``SB3_ENVS x SB3_STEPS``)."""
+RLLIB_CHUNK = 1000
+"""Timesteps each RLlib env runner samples per call (one warm-up call, then timed calls)."""
 
 
-def bench_sb3(env_id: str, seconds: float, n_envs: int = 8, n_steps: int = 256) -> float:
-    """Learner steps per second of the SB3 trainer's sampling (collect_rollouts)."""
+def bench_sb3(
+    env_id: str, seconds: float, n_envs: int | None = None, n_steps: int | None = None
+) -> float:
+    """Learner steps per second of the SB3 trainer's sampling (collect_rollouts), over
+    whole rollouts of ``n_envs`` (:data:`SB3_ENVS`) x ``n_steps`` (:data:`SB3_STEPS`)."""
+    n_envs = SB3_ENVS if n_envs is None else n_envs
+    n_steps = SB3_STEPS if n_steps is None else n_steps
     from moon_agents.training.build import build_model, build_vec_env, seed_everything
     from moon_agents.training.config import parse_config
 
@@ -77,7 +88,7 @@ def bench_rllib(
     )
     started = init_ray(config)
     algo = build_algorithm(config, ["random"], [])
-    chunk = 1000
+    chunk = RLLIB_CHUNK
 
     def sample(runner: Any) -> int:
         episodes = runner.sample(num_timesteps=chunk)

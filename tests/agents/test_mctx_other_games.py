@@ -2,7 +2,8 @@
 chance): ``mctx:trained`` never reads what its seat may not know, and plays the
 evaluation's opening protocol.
 
-One option set per game, so one compile each."""
+One option set per game, so one compile each; Moon Harvesters' is the one
+tests/test_docs_commands.py runs its documented ``mctx:`` eval with, so they share it."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from moon_envs.jax.python_states import from_python
 from moon_envs.star_master.phases import NOT_CHOSEN, RACE
 
 SM_SPEC = "mctx:trained,simulations=8,considered=4,samples=4"
-MH_SPEC = "mctx:trained,simulations=4,considered=4,margin=1"
+MH_SPEC = "mctx:trained,simulations=8,considered=4,margin=1"  # the docs' command, shrunk
 
 
 def _star_master_params() -> dict:

@@ -48,6 +48,16 @@ def _fns(name: str) -> tuple:
     return _FNS[name]
 
 
+def _views(name: str) -> tuple:
+    """The jitted, batched ``observe(state, seat)`` and legal mask of a set's arrays
+    (compiled once per module, shared by the hidden-information tests)."""
+    if f"{name}/views" not in _FNS:
+        env = _env(name)
+        observe = jax.jit(jax.vmap(env.observe, in_axes=(0, None)))
+        _FNS[f"{name}/views"] = (observe, jax.jit(jax.vmap(env._legal_mask)))
+    return _FNS[f"{name}/views"]
+
+
 @pytest.mark.parametrize("name, games", [("solo", 12), ("two", 8), ("four", 6), ("six", 4)])
 def test_replays_the_python_engine(name: str, games: int) -> None:
     report = check_with_agents(ENV_ID, SETS[name], games, batch=16)
@@ -116,9 +126,8 @@ def midgame():
 
 def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest(midgame) -> None:
     env = _env("four")
-    observe = jax.jit(jax.vmap(env.observe, in_axes=(0, None)))
+    observe, mask = _views("four")
     resample = jax.jit(jax.vmap(env.resample, in_axes=(0, None, 0)))
-    mask = jax.jit(jax.vmap(env._legal_mask))
     changed_layout = changed_race = changed_seed = 0
     for state in midgame:
         live = ~np.asarray(state.terminated)
@@ -144,8 +153,7 @@ def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest(midgame) -> Non
 
 def test_positions_differing_only_in_hidden_facts_look_the_same(midgame) -> None:
     env = _env("four")
-    observe = jax.jit(jax.vmap(env.observe, in_axes=(0, None)))
-    mask = jax.jit(jax.vmap(env._legal_mask))
+    observe, mask = _views("four")
     compared = 0
     for state in midgame:
         x = jax.tree.map(np.asarray, state._x)

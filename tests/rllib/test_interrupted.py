@@ -43,7 +43,7 @@ def test_ctrl_c_is_reported_by_the_train_command(
         "algorithm: {name: rllib-ppo, train_batch_size: 64, minibatch_size: 32, num_epochs: 1,"
         " net_arch: [16]}\n"
         "budget: {total_timesteps: 100000}\n"
-        "ray: {num_env_runners: 1, num_envs_per_env_runner: 1}\n"
+        "ray: {num_env_runners: 0, num_envs_per_env_runner: 1}\n"  # sampled in the driver
         "opponents: {pool: [random], snapshots: {every_timesteps: 0}}\n"
         "eval: {every_timesteps: 0, games: 2, opponents: [random]}\n"
         "checkpoints: {every_timesteps: 0}\n"
