@@ -180,13 +180,21 @@ def _harvesters_trainer(**algorithm: Any) -> Any:
     return JaxPPO(parse_config(data), mj.make(HARVESTERS["id"], **HARVESTERS["params"]))
 
 
+def _rollout_program(trainer: Any) -> str:
+    """The text of the program ``trainer`` compiles for its rollouts."""
+    pool_len = jnp.int32(1)
+    args = (trainer.params, trainer.pool, pool_len, trainer.mix, trainer.games, trainer.key)
+    return trainer._play.lower(*args).as_text()
+
+
 def test_heuristic_games_face_the_greedy_player() -> None:
     """With every non-self-play game against greedy, an untrained learner loses nearly all
     of them; against a snapshot of itself (the pool) it wins about half."""
-    rates = {}
+    rates, programs = {}, []
     for fraction in (1.0, 0.0):
         trainer = _harvesters_trainer(self_play_fraction=0.0, heuristic_fraction=fraction)
         stats = trainer.iteration()
+        programs.append(_rollout_program(trainer))
         if fraction:
             assert stats["pool_episodes"] == 0 and stats["heuristic_episodes"] > 20
             rates[fraction] = stats["heuristic_win_rate"]
@@ -194,6 +202,7 @@ def test_heuristic_games_face_the_greedy_player() -> None:
             assert "heuristic_episodes" not in stats and stats["pool_episodes"] > 20
             rates[fraction] = stats["learner_win_rate"]
     assert rates[1.0] < 0.15 < 0.3 < rates[0.0] < 0.7, rates
+    assert programs[0] == programs[1]  # the shares are arguments: one compile for both
 
 
 def test_heuristic_learner_seat_fixes_the_learner_seat_against_greedy() -> None:

@@ -372,9 +372,7 @@ class JaxPPO:
         start = time.perf_counter()
         self.key, k_play, k_learn = jax.random.split(self.key, 3)
         pool_len = jnp.int32(min(self.snapshots, max(a.pool_size, 1)))
-        self.games, rec = self._play(
-            self.params, self.pool, pool_len, self.mix, self.games, k_play
-        )
+        self.games, rec = self._play(self.params, self.pool, pool_len, self.mix, self.games, k_play)
         jax.block_until_ready(rec)
         played = time.perf_counter()
         self.params, self.opt_state, stats = self._learn(self.params, self.opt_state, rec, k_learn)
