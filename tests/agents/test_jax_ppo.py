@@ -164,26 +164,37 @@ def test_heuristic_fraction_needs_a_heuristic_on_the_twin() -> None:
         parse_config({**TINY, "algorithm": {**TINY["algorithm"], "heuristic_fraction": 0.5}})
 
 
-def test_heuristic_games_face_the_greedy_player() -> None:
-    """With every non-self-play game against greedy, an untrained learner loses nearly all
-    of them; against a snapshot of itself (the pool) it wins about half."""
+# Moon Harvesters trainers with one shape: the self-play and heuristic shares and the
+# learner's seat against the heuristic are arguments of the jitted rollout, so every
+# trainer below runs the program compiled for the first one (a Moon Harvesters game is
+# about 70 decisions: one rollout finishes about one game in each of the 64)
+HARVESTERS = {"id": "moon_harvesters_v0", "params": {"num_players": 2}}
+HARVESTERS_ALGORITHM = {**TINY["algorithm"], "num_envs": 64, "num_steps": 96, "num_epochs": 1}
+
+
+def _harvesters_trainer(**algorithm: Any) -> Any:
     import moon_envs.jax as mj
     from moon_agents.training.jax.ppo import JaxPPO
 
-    env = {"id": "moon_harvesters_v0", "params": {"num_players": 2}}
-    rates = {}
+    data = {**TINY, "env": HARVESTERS, "algorithm": {**HARVESTERS_ALGORITHM, **algorithm}}
+    return JaxPPO(parse_config(data), mj.make(HARVESTERS["id"], **HARVESTERS["params"]))
+
+
+def _rollout_program(trainer: Any) -> str:
+    """The text of the program ``trainer`` compiles for its rollouts."""
+    pool_len = jnp.int32(1)
+    args = (trainer.params, trainer.pool, pool_len, trainer.mix, trainer.games, trainer.key)
+    return trainer._play.lower(*args).as_text()
+
+
+def test_heuristic_games_face_the_greedy_player() -> None:
+    """With every non-self-play game against greedy, an untrained learner loses nearly all
+    of them; against a snapshot of itself (the pool) it wins about half."""
+    rates, programs = {}, []
     for fraction in (1.0, 0.0):
-        algo = {
-            **TINY["algorithm"],
-            "num_envs": 32,
-            "num_steps": 160,  # a Moon Harvesters game is about 70 decisions
-            "num_epochs": 1,
-            "self_play_fraction": 0.0,
-            "heuristic_fraction": fraction,
-        }
-        config = parse_config({**TINY, "env": env, "algorithm": algo})
-        trainer = JaxPPO(config, mj.make(env["id"], **env["params"]))
+        trainer = _harvesters_trainer(self_play_fraction=0.0, heuristic_fraction=fraction)
         stats = trainer.iteration()
+        programs.append(_rollout_program(trainer))
         if fraction:
             assert stats["pool_episodes"] == 0 and stats["heuristic_episodes"] > 20
             rates[fraction] = stats["heuristic_win_rate"]
@@ -191,25 +202,20 @@ def test_heuristic_games_face_the_greedy_player() -> None:
             assert "heuristic_episodes" not in stats and stats["pool_episodes"] > 20
             rates[fraction] = stats["learner_win_rate"]
     assert rates[1.0] < 0.15 < 0.3 < rates[0.0] < 0.7, rates
+    assert programs[0] == programs[1]  # the shares are arguments: one compile for both
 
 
 def test_heuristic_learner_seat_fixes_the_learner_seat_against_greedy() -> None:
     """``heuristic_learner_seat`` seats the learner there in every game against greedy,
     at the start and in the games that restart during a rollout; the others stay drawn."""
-    import moon_envs.jax as mj
-    from moon_agents.training.jax.ppo import JaxPPO
-
-    env = {"id": "moon_harvesters_v0", "params": {"num_players": 2}}
-    base = {**TINY["algorithm"], "num_envs": 64, "num_steps": 96, "num_epochs": 1}
     seat = 1  # were the setting lost, about half of these games would seat the learner at 0
-    algo = {**base, "self_play_fraction": 0.2, "heuristic_fraction": 0.5}
-    config = parse_config(
-        {**TINY, "env": env, "algorithm": {**algo, "heuristic_learner_seat": seat}}
+    trainer = _harvesters_trainer(
+        self_play_fraction=0.2, heuristic_fraction=0.5, heuristic_learner_seat=seat
     )
-    trainer = JaxPPO(config, mj.make(env["id"], **env["params"]))
     for rollouts in range(2):  # before and after a rollout that restarts finished games
         if rollouts:
-            trainer.iteration()
+            stats = trainer.iteration()
+            assert stats["episodes_finished"] > 20  # games restarted during the rollout
         seats, self_play, _, heuristic = (np.asarray(x) for x in trainer.games[1:])
         assert heuristic.sum() >= 10 and (seats[heuristic] == seat).all()
         others = seats[~heuristic & ~self_play]
@@ -219,5 +225,5 @@ def test_heuristic_learner_seat_fixes_the_learner_seat_against_greedy() -> None:
     ):
         parse_config({**TINY, "algorithm": {**TINY["algorithm"], "heuristic_learner_seat": 1}})
     with pytest.raises(ConfigError, match=r"heuristic_learner_seat"):
-        algo = {**base, "heuristic_fraction": 0.5, "heuristic_learner_seat": 2}
-        parse_config({**TINY, "env": env, "algorithm": algo})
+        algo = {**HARVESTERS_ALGORITHM, "heuristic_fraction": 0.5, "heuristic_learner_seat": 2}
+        parse_config({**TINY, "env": HARVESTERS, "algorithm": algo})

@@ -24,14 +24,17 @@ from moon_agents.training.train import train
 from moon_envs.core.game import ConfigError
 
 ENV = {"id": "jupiter_v0", "params": {"num_players": 2}}
+# the self-play shapes and settings of test_jax_devices' one-device runs, so that the
+# session's compilation cache holds one self-play program for both files
 ALGORITHMS: dict[str, dict[str, Any]] = {
     "alphazero": {
         "name": "alphazero",
         "games": 8,
         "unroll": 8,
-        "simulations": 2,
+        "simulations": 4,
         "max_considered_actions": 4,
         "hidden": [16],
+        "value_target": "bootstrap",
         "batch_size": 16,
         "replay_size": 100,  # the buffer wraps around before the interruption
     },

@@ -144,11 +144,18 @@ class JaxPPO:
         )
         self.opt_state = self.devices.replicate(self.optimizer.init(self.params))
         self.params = self.devices.replicate(self.params)
-        self.heuristic = None
-        if a.heuristic_fraction:
-            from moon_agents.zoo import jax_heuristic
+        from moon_agents.zoo import jax_heuristic
 
-            self.heuristic = jax_heuristic(twin.spec.name, twin)
+        # the heuristic is part of the program wherever the game has one on its twin, and
+        # the shares and the seat are arguments: runs that differ only in them share one
+        # compile (a rollout without a heuristic game skips the heuristic's moves)
+        self.heuristic = jax_heuristic(twin.spec.name, twin)
+        seat = a.heuristic_learner_seat
+        self.mix = {
+            "self_play_fraction": jnp.float32(a.self_play_fraction if a.pool_size else 1.0),
+            "heuristic_fraction": jnp.float32(a.heuristic_fraction),
+            "heuristic_seat": jnp.int32(-1 if seat is None else seat),
+        }
         slots = max(a.pool_size, 1)
         self.opponent_static = self.static
         first = self.params
@@ -160,7 +167,8 @@ class JaxPPO:
         self.snapshots = 1
         self.key = jax.random.key(config.seed + 1)
         self.key, init_key = jax.random.split(self.key)
-        games = jax.jit(self._start)(init_key, jnp.ones(self.num_envs, bool), jnp.int32(1))
+        fresh = jnp.ones(self.num_envs, bool)
+        games = jax.jit(self._start)(init_key, fresh, jnp.int32(1), self.mix)
         self.games = self.devices.split(games)
         self._play = jax.jit(self._rollout)
         self._learn = jax.jit(self._update)
@@ -191,23 +199,24 @@ class JaxPPO:
         return jnp.take_along_axis(every, index[None, :, None], axis=0)[0]
 
     # ---- self-play ------------------------------------------------------------------------
-    def _start(self, key: Array, fresh: Array, pool_len: Array, games: Any = None) -> Any:
+    def _start(
+        self, key: Array, fresh: Array, pool_len: Array, mix: dict[str, Array], games: Any = None
+    ) -> Any:
         """New games (state, learner seat, self-play flag, snapshot index, heuristic flag)
-        where ``fresh``, ``games`` elsewhere."""
-        a = self.cfg
+        where ``fresh``, ``games`` elsewhere; ``mix`` holds the shares of self-play and
+        heuristic games and the learner's seat against the heuristic (-1: drawn)."""
         n = self.num_envs
         k_init, k_seat, k_self, k_opp = jax.random.split(key, 4)
         states = jax.vmap(self.twin.init)(jax.random.split(k_init, n))
         seat = jax.random.randint(k_seat, (n,), 0, 2)
-        frac = a.self_play_fraction if a.pool_size else 1.0
-        self_play = jax.random.uniform(k_self, (n,)) < frac
+        self_play = jax.random.uniform(k_self, (n,)) < mix["self_play_fraction"]
         opponent = jax.random.randint(k_opp, (n,), 0, pool_len)
         heuristic = jnp.zeros(n, bool)
         if self.heuristic is not None:  # a key of its own: the other draws stay as they were
             draw = jax.random.uniform(jax.random.fold_in(k_opp, 1), (n,))
-            heuristic = ~self_play & (draw < a.heuristic_fraction)
-            if a.heuristic_learner_seat is not None:
-                seat = jnp.where(heuristic, a.heuristic_learner_seat, seat)
+            heuristic = ~self_play & (draw < mix["heuristic_fraction"])
+            fixed_seat = mix["heuristic_seat"]
+            seat = jnp.where(heuristic & (fixed_seat >= 0), fixed_seat, seat)
         new = (states, seat, self_play, opponent, heuristic)
         return new if games is None else select_games(fresh, new, games)
 
@@ -219,8 +228,16 @@ class JaxPPO:
         others = (jnp.sum(delta, axis=1) - own) / max(self.twin.num_players - 1, 1)
         return own - others
 
+    def _heuristic_logits(self, states: Any, heuristic: Array) -> Array:
+        """The heuristic's logits in every game, computed only when some game faces it."""
+        every = jax.vmap(self.heuristic.logits)
+        shape = jax.eval_shape(every, states)
+        return jax.lax.cond(
+            jnp.any(heuristic), every, lambda _: jnp.zeros(shape.shape, shape.dtype), states
+        )
+
     def _rollout(
-        self, params: Any, pool: Any, pool_len: Array, games: Any, key: Array
+        self, params: Any, pool: Any, pool_len: Array, mix: dict[str, Array], games: Any, key: Array
     ) -> tuple[Any, dict[str, Array]]:
         net = self.net(params)
 
@@ -237,7 +254,7 @@ class JaxPPO:
                 best = jnp.argmax(jnp.where(legal, opp_logits, NEG), axis=-1)
                 opp_logits = jnp.where(jax.nn.one_hot(best, legal.shape[-1]) > 0, 0.0, NEG)
             if self.heuristic is not None:
-                fixed = jax.vmap(self.heuristic.logits)(states)
+                fixed = self._heuristic_logits(states, heuristic)
                 opp_logits = jnp.where(heuristic[:, None], fixed, opp_logits)
             log_probs = masked_log_probs(jnp.where(trained[:, None], logits, opp_logits), legal)
             action = jax.random.categorical(k_act, log_probs)
@@ -264,7 +281,7 @@ class JaxPPO:
                 "outcome": outcome,
             }
             games = self._start(
-                k_start, nxt.terminated, pool_len, (nxt, seat, self_play, opponent, heuristic)
+                k_start, nxt.terminated, pool_len, mix, (nxt, seat, self_play, opponent, heuristic)
             )
             return self.devices.constrain(games), record
 
@@ -355,7 +372,7 @@ class JaxPPO:
         start = time.perf_counter()
         self.key, k_play, k_learn = jax.random.split(self.key, 3)
         pool_len = jnp.int32(min(self.snapshots, max(a.pool_size, 1)))
-        self.games, rec = self._play(self.params, self.pool, pool_len, self.games, k_play)
+        self.games, rec = self._play(self.params, self.pool, pool_len, self.mix, self.games, k_play)
         jax.block_until_ready(rec)
         played = time.perf_counter()
         self.params, self.opt_state, stats = self._learn(self.params, self.opt_state, rec, k_learn)
@@ -380,7 +397,7 @@ class JaxPPO:
         }
         out.update({k: float(v) for k, v in jax.device_get(stats).items()})
         out["learner_win_rate"] = _score(outcome[pool_game])
-        if self.heuristic is not None:
+        if a.heuristic_fraction:
             against = host["heuristic_game"]
             out["heuristic_episodes"] = int(against.sum())
             out["heuristic_win_rate"] = _score(outcome[against])
