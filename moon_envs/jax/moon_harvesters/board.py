@@ -80,9 +80,9 @@ def pack_fits(t: HarvesterTables, fits: np.ndarray) -> np.ndarray:
 
 
 def by_kind(t: HarvesterTables, free: Array) -> Array:
-    """uint32 ``[kinds, 8, rows]``: a position's flat ``free`` words (``[kinds * 8 *
-    rows]``, as the twin stores them), per kind and orientation slot."""
-    return free.reshape(t.kinds, MAX_ORIENTATIONS, t.rows)
+    """uint32 ``[..., kinds, 8, rows]``: a position's flat ``free`` words (``[...,
+    kinds * 8 * rows]``, as the twin stores them), per kind and orientation slot."""
+    return free.reshape((*free.shape[:-1], t.kinds, MAX_ORIENTATIONS, t.rows))
 
 
 def kind_words(t: HarvesterTables, free: Array, kind: Array) -> Array:
