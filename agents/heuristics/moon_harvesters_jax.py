@@ -53,7 +53,8 @@ class GreedyOnTwin:
 
     def _reach(self, x: Any) -> Array:
         """float ``[cells, kinds]``: still-fitting placements of each kind covering each cell."""
-        fits = jax.vmap(lambda words: board.unpack_placements(self.t, words))(x.free)
+        per_kind = board.by_kind(self.t, x.free)
+        fits = jax.vmap(lambda words: board.unpack_placements(self.t, words))(per_kind)
         return jnp.einsum("kp,kpc->ck", fits.astype(jnp.float32), self.cover)
 
     def scores(self, x: Any) -> tuple[Array, Array]:

@@ -135,3 +135,23 @@ def test_what_cannot_convert_is_refused_naming_it(env) -> None:
         to_python(env, jax.jit(env.step)(twin, illegal))
     with pytest.raises(ConfigError, match="py_state's game has config"):
         from_python(env, mj.make("moon_harvesters_v0").game.new_initial_state())
+
+
+def test_free_words_are_stored_flat_and_match_the_board(env, twin_games):
+    """The twin keeps its "still fits" words as one flat vector per position (cheaper to
+    select and copy under ``vmap`` than ``[kinds, 8, rows]``), and per kind they are the
+    words recomputed from that position's board, in every state of the games."""
+    from moon_envs.jax.moon_harvesters import board
+
+    t = env.tables
+    x = twin_games[0]._x
+    assert x.free.shape == (2, PLIES, t.kinds * 8 * t.rows)
+
+    @jax.jit
+    @jax.vmap
+    def recomputed(owner, crater):
+        return board.free_anchors(t, board.blocked_words(t, owner, crater))
+
+    owner, crater = x.owner.reshape(-1, t.cells), x.crater.reshape(-1, t.cells)
+    stored = board.by_kind(t, x.free.reshape(-1, x.free.shape[-1]))
+    np.testing.assert_array_equal(np.asarray(stored), np.asarray(recomputed(owner, crater)))

@@ -79,6 +79,12 @@ def pack_fits(t: HarvesterTables, fits: np.ndarray) -> np.ndarray:
     return (exists.astype(np.uint32) * weights).sum(axis=-1, dtype=np.uint32)
 
 
+def by_kind(t: HarvesterTables, free: Array) -> Array:
+    """uint32 ``[..., kinds, 8, rows]``: a position's flat ``free`` words (``[...,
+    kinds * 8 * rows]``, as the twin stores them), per kind and orientation slot."""
+    return free.reshape((*free.shape[:-1], t.kinds, MAX_ORIENTATIONS, t.rows))
+
+
 def kind_words(t: HarvesterTables, free: Array, kind: Array) -> Array:
     """uint32 ``[8, rows]``: ``free[kind]`` (``kind`` clipped into range), as a chain of
     selects over static slices: under ``vmap`` a gather, or a masked max over the kinds

@@ -44,7 +44,7 @@ def to_python(env: JaxEnv, state: State) -> Any:
     py.piece = x.piece
     py.crater = x.crater
     py.deposit = x.deposit
-    flags = [board.unpack_placements(t, x.free[k]) for k in range(t.kinds)]
+    flags = [board.unpack_placements(t, words) for words in board.by_kind(t, x.free)]
     py.fits = np.concatenate([np.asarray(f) for f in flags] + [np.zeros(1, bool)])
     py.kind_of = x.kind_of
     py.on_offer = x.on_offer
@@ -81,7 +81,7 @@ def from_python(env: JaxEnv, py_state: Any) -> State:
         player=jnp.int32(py_state.player),
         due=jnp.int32(py_state.deposits_due),
         passes=jnp.int32(py_state.passes),
-        free=jnp.asarray(board.pack_fits(t, np.asarray(py_state.fits))),
+        free=jnp.asarray(board.pack_fits(t, np.asarray(py_state.fits)).reshape(-1)),
     )
     if env not in _WRAP:  # one compile per twin, not one per call
         _WRAP[env] = jax.jit(lambda x, steps: env._wrap(x, x.player, env._zero_rewards(), steps))

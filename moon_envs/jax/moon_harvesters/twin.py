@@ -64,8 +64,12 @@ class HarvestersX(NamedTuple):
         player: int32, the seat to move (the last mover once the game is over).
         due: int32, deposits still to place this turn (the engine's ``deposits_due``).
         passes: int32, automatic passes so far (a seat that could not place).
-        free: uint32 ``[kinds, 8, rows]``, the engine's "still fits" flags as row words
-            (:func:`~moon_envs.jax.moon_harvesters.board.free_anchors` of the board).
+        free: uint32 ``[kinds * 8 * rows]``, the engine's "still fits" flags as row words
+            (:func:`~moon_envs.jax.moon_harvesters.board.free_anchors` of the board),
+            flattened: :func:`~moon_envs.jax.moon_harvesters.board.by_kind` gives them back
+            as ``[kinds, 8, rows]``. A flat vector is several times cheaper to copy and
+            select under ``vmap`` on the CPU, where XLA's loops over a 12-word last axis
+            barely vectorise.
     """
 
     owner: Array
@@ -226,7 +230,7 @@ class MoonHarvestersTwin(JaxEnv):
             player=jnp.int32(0),
             due=jnp.int32(0),
             passes=jnp.int32(0),
-            free=jnp.asarray(self._empty_free),
+            free=jnp.asarray(self._empty_free.reshape(-1)),
         )
 
     def _player(self, x: HarvestersX) -> Array:
@@ -249,7 +253,7 @@ class MoonHarvestersTwin(JaxEnv):
     def _legal_mask(self, x: HarvestersX) -> Array:
         t = self.tables
         kind = _at(x.kind_of, x.player)
-        place = board.unpack_placements(t, board.kind_words(t, x.free, kind))
+        place = board.unpack_placements(t, board.kind_words(t, board.by_kind(t, x.free), kind))
         auction = jnp.concatenate([x.on_offer, (x.crater_pool > 0)[None]])
         return jnp.concatenate(
             [
@@ -304,7 +308,7 @@ class MoonHarvestersTwin(JaxEnv):
             placed=placed,
             collected=collected,
             supply=supply,
-            free=self._free_anchors(owner, crater),
+            free=self._free_anchors(owner, crater).reshape(-1),
         )
         return self._advance(new, p, phase, due_left)
 
@@ -336,7 +340,7 @@ class MoonHarvestersTwin(JaxEnv):
         deposits_next = (starts_deposits & (due > 0)) | (in_deposits & (due_left > 0))
         due = jnp.where(in_deposits, due_left, due)
         # otherwise the next seat that can place moves; nobody can: the game is over
-        fits = board.kinds_that_fit(x.free)
+        fits = board.kinds_that_fit(board.by_kind(t, x.free))
         took = x.kind_of[:, None] == jnp.arange(t.kinds)[None, :]  # no gather of fits[kind]
         can_place = (x.placed < t.pieces) & jnp.any(took & fits[None, :], axis=1)
         placer_found, placer = _first_from(can_place, mover + 1)
