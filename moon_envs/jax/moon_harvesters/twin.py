@@ -81,22 +81,11 @@ def _first_from(flags: Array, start: Array) -> tuple[Array, Array]:
 
 
 def _board_once(x: HarvestersX) -> HarvestersX:
-    """``x`` with its board computed once, before the view and the mask both read it (XLA
-    would otherwise recompute it in each reader): the owner, crater and deposit of each
-    cell pass :func:`~moon_envs.jax.jupiter_arrays.computed_once` packed in one int8 code
-    (``owner + 1`` in bits 0-2, the crater in bit 3, the deposit in bit 4), then unpacked."""
-    code = (
-        (x.owner + np.int8(1))
-        | (x.crater.astype(jnp.int8) << np.int8(3))
-        | (x.deposit.astype(jnp.int8) << np.int8(4))
-    )
-    code, free = computed_once((code, x.free))
-    return x._replace(
-        owner=(code & np.int8(7)) - np.int8(1),
-        crater=(code & np.int8(8)) != 0,
-        deposit=(code & np.int8(16)) != 0,
-        free=free,
-    )
+    """``x`` with its board (the cells' code and the ``free`` words) computed once, before
+    the view and the mask both read it (XLA would otherwise recompute it in each reader),
+    through :func:`~moon_envs.jax.jupiter_arrays.computed_once`."""
+    cells, free = computed_once((x.cells, x.free))
+    return x._replace(cells=cells, free=free)
 
 
 class MoonHarvestersTwin(JaxEnv):
@@ -251,10 +240,8 @@ class MoonHarvestersTwin(JaxEnv):
         supply = x.supply - in_deposits.astype(jnp.int32)
         due_left = x.due - in_deposits.astype(jnp.int32)
         new = x._replace(
-            owner=owner,
+            cells=HarvestersX.pack_cells(owner, crater, deposit),
             piece=piece,
-            crater=crater,
-            deposit=deposit,
             on_offer=on_offer,
             free=self._free_anchors(owner, crater).reshape(-1),
         )
