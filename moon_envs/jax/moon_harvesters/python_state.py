@@ -65,7 +65,7 @@ def to_python(env: JaxEnv, state: State) -> Any:
 def from_python(env: JaxEnv, py_state: Any) -> State:
     """The twin state of one Moon Harvesters Python position."""
     t = env.tables
-    x = HarvestersX(
+    x = HarvestersX.of(
         owner=jnp.asarray(py_state.owner, jnp.int8),
         piece=jnp.asarray(py_state.piece, jnp.int16),
         crater=jnp.asarray(py_state.crater, jnp.bool_),

@@ -21,8 +21,6 @@ next seat that can place, the end) is resolved in one pass of ``jnp.where``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -32,6 +30,7 @@ from moon_envs.jax.env import JaxEnv, _select
 from moon_envs.jax.jupiter_arrays import computed_once
 from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
+from moon_envs.jax.moon_harvesters.position import HarvestersX
 from moon_envs.jax.moon_harvesters.tables import (
     AUCTION,
     CRATERS,
@@ -43,51 +42,6 @@ from moon_envs.jax.moon_harvesters.tables import (
 from moon_envs.moon_harvesters.rules import HarvestersGame
 
 Array = jax.Array
-
-
-class HarvestersX(NamedTuple):
-    """One Moon Harvesters position (the Python ``HarvestersState``'s fields).
-
-    Attributes:
-        owner: int8 ``[cells]``, the seat whose harvester covers the cell, or -1.
-        piece: int16 ``[cells]``, the number of the harvester covering the cell
-            (harvesters are numbered 0, 1, ... in placement order), or -1.
-        crater, deposit: bool ``[cells]``.
-        kind_of: int32 ``[n]``, the kind each seat took (-1: still in the auction).
-        on_offer: bool ``[kinds]``, the kinds nobody took yet.
-        crater_pool: int32, craters left in the auction.
-        craters_held: int32 ``[n]``, craters taken and not yet placed.
-        placed: int32 ``[n]``, harvesters placed.
-        collected: int32 ``[n]``, deposits collected (the scores).
-        supply: int32, deposits left in the supply.
-        phase: int32, ``AUCTION``, ``CRATERS``, ``PLACE``, ``DEPOSITS`` or ``OVER``.
-        player: int32, the seat to move (the last mover once the game is over).
-        due: int32, deposits still to place this turn (the engine's ``deposits_due``).
-        passes: int32, automatic passes so far (a seat that could not place).
-        free: uint32 ``[kinds * 8 * rows]``, the engine's "still fits" flags as row words
-            (:func:`~moon_envs.jax.moon_harvesters.board.free_anchors` of the board),
-            flattened: :func:`~moon_envs.jax.moon_harvesters.board.by_kind` gives them back
-            as ``[kinds, 8, rows]``. A flat vector is several times cheaper to copy and
-            select under ``vmap`` on the CPU, where XLA's loops over a 12-word last axis
-            barely vectorise.
-    """
-
-    owner: Array
-    piece: Array
-    crater: Array
-    deposit: Array
-    kind_of: Array
-    on_offer: Array
-    crater_pool: Array
-    craters_held: Array
-    placed: Array
-    collected: Array
-    supply: Array
-    phase: Array
-    player: Array
-    due: Array
-    passes: Array
-    free: Array
 
 
 def _rotated(values: Array, start: Array) -> Array:
@@ -127,22 +81,11 @@ def _first_from(flags: Array, start: Array) -> tuple[Array, Array]:
 
 
 def _board_once(x: HarvestersX) -> HarvestersX:
-    """``x`` with its board computed once, before the view and the mask both read it (XLA
-    would otherwise recompute it in each reader): the owner, crater and deposit of each
-    cell pass :func:`~moon_envs.jax.jupiter_arrays.computed_once` packed in one int8 code
-    (``owner + 1`` in bits 0-2, the crater in bit 3, the deposit in bit 4), then unpacked."""
-    code = (
-        (x.owner + np.int8(1))
-        | (x.crater.astype(jnp.int8) << np.int8(3))
-        | (x.deposit.astype(jnp.int8) << np.int8(4))
-    )
-    code, free = computed_once((code, x.free))
-    return x._replace(
-        owner=(code & np.int8(7)) - np.int8(1),
-        crater=(code & np.int8(8)) != 0,
-        deposit=(code & np.int8(16)) != 0,
-        free=free,
-    )
+    """``x`` with its board (the cells' code and the ``free`` words) computed once, before
+    the view and the mask both read it (XLA would otherwise recompute it in each reader),
+    through :func:`~moon_envs.jax.jupiter_arrays.computed_once`."""
+    cells, free = computed_once((x.cells, x.free))
+    return x._replace(cells=cells, free=free)
 
 
 class MoonHarvestersTwin(JaxEnv):
@@ -214,7 +157,7 @@ class MoonHarvestersTwin(JaxEnv):
     def _initial_x(self) -> HarvestersX:
         t = self.tables
         n = t.n
-        return HarvestersX(
+        return HarvestersX.of(
             owner=jnp.full((t.cells,), -1, jnp.int8),
             piece=jnp.full((t.cells,), -1, jnp.int16),
             crater=jnp.zeros((t.cells,), jnp.bool_),
@@ -297,42 +240,39 @@ class MoonHarvestersTwin(JaxEnv):
         supply = x.supply - in_deposits.astype(jnp.int32)
         due_left = x.due - in_deposits.astype(jnp.int32)
         new = x._replace(
-            owner=owner,
+            cells=HarvestersX.pack_cells(owner, crater, deposit),
             piece=piece,
-            crater=crater,
-            deposit=deposit,
-            kind_of=kind_of,
             on_offer=on_offer,
-            crater_pool=crater_pool,
-            craters_held=held,
-            placed=placed,
-            collected=collected,
-            supply=supply,
             free=self._free_anchors(owner, crater).reshape(-1),
         )
-        return self._advance(new, p, phase, due_left)
+        counts = dict(kind_of=kind_of, crater_pool=crater_pool, craters_held=held)
+        counts.update(placed=placed, collected=collected, supply=supply)
+        return self._advance(new, counts, p, phase, due_left)
 
-    def _advance(self, x: HarvestersX, p: Array, phase: Array, due_left: Array) -> HarvestersX:
+    def _advance(
+        self, x: HarvestersX, counts: dict, p: Array, phase: Array, due_left: Array
+    ) -> HarvestersX:
         """Who moves next, in which phase, after seat ``p`` acted in ``phase`` (``x`` has
-        the action applied): ``turns.TurnPhases``' ``_auction`` tail, ``_start_craters``,
+        the action applied to its array leaves, ``counts`` holds its new integer fields
+        but the turn's): ``turns.TurnPhases``' ``_auction`` tail, ``_start_craters``,
         ``_start_first_deposits``, ``_start_deposits`` and ``_next_turn``."""
         t = self.tables
         n = t.n
         in_auction, in_craters = phase == AUCTION, phase == CRATERS
         in_place, in_deposits = phase == PLACE, phase == DEPOSITS
         # the auction goes on with the next seat still in it (p itself last)
-        bidder_found, bidder = _first_from(x.kind_of < 0, p + 1)
+        bidder_found, bidder = _first_from(counts["kind_of"] < 0, p + 1)
         auction_done = in_auction & ~bidder_found
         # crater holders place one each, in seat order from player_0 after the auction
         start = jnp.where(in_auction, 0, (p + 1) % n)
-        holder_found, holder = _first_from(x.craters_held > 0, start)
+        holder_found, holder = _first_from(counts["craters_held"] > 0, start)
         craters_next = (auction_done | in_craters) & holder_found
         first_deposits = (auction_done | in_craters) & ~holder_found
         # a turn's deposits: the opening ones (player_0) or after a placement
         starts_deposits = first_deposits | in_place
         count = jnp.where(first_deposits, t.first_deposits, t.deposits_per_turn)
         mover = jnp.where(first_deposits, 0, p)
-        room = jnp.minimum(x.supply, jnp.sum(self._free_cells(x), dtype=jnp.int32))
+        room = jnp.minimum(counts["supply"], jnp.sum(self._free_cells(x), dtype=jnp.int32))
         if t.fewer:
             due = jnp.minimum(count, room)
         else:
@@ -341,8 +281,8 @@ class MoonHarvestersTwin(JaxEnv):
         due = jnp.where(in_deposits, due_left, due)
         # otherwise the next seat that can place moves; nobody can: the game is over
         fits = board.kinds_that_fit(board.by_kind(t, x.free))
-        took = x.kind_of[:, None] == jnp.arange(t.kinds)[None, :]  # no gather of fits[kind]
-        can_place = (x.placed < t.pieces) & jnp.any(took & fits[None, :], axis=1)
+        took = counts["kind_of"][:, None] == jnp.arange(t.kinds)[None, :]  # no gather of fits[kind]
+        can_place = (counts["placed"] < t.pieces) & jnp.any(took & fits[None, :], axis=1)
         placer_found, placer = _first_from(can_place, mover + 1)
 
         new_phase = jnp.select(
@@ -360,7 +300,7 @@ class MoonHarvestersTwin(JaxEnv):
         next_turn = ~(in_auction & bidder_found) & ~craters_next & ~deposits_next
         skipped = jnp.where(placer_found, (placer - mover - 1) % n, n)
         passes = x.passes + jnp.where(next_turn, skipped, 0).astype(jnp.int32)
-        return x._replace(phase=new_phase, player=new_player, due=due, passes=passes)
+        return x.with_ints(phase=new_phase, player=new_player, due=due, passes=passes, **counts)
 
     # ---- views and results ---------------------------------------------------------------
     def _observe(self, x: HarvestersX, player: Array) -> Array:
