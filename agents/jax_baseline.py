@@ -17,6 +17,11 @@ The logits are raw, over every action id, as pgx's baselines: mask illegal actio
 yourself (``jnp.where(state.legal_action_mask, logits, -jnp.inf)``). The value is in
 ``-1..1``, from the view of the seat whose observation it is.
 
+A network that reads fixed features after the observation (its description's
+``input_features``, :mod:`moon_agents.input_features`: Moonstar's ``landing_values``)
+also needs the position's legal action mask: ``model(state.observation,
+state.legal_action_mask)``.
+
 This lives in ``moon_agents`` rather than ``moon_envs.jax``: the network files and their
 checked reader belong to the agents, and ``moon_envs`` never imports ``moon_agents``.
 """
@@ -85,6 +90,8 @@ class BaselineModel:
     layers: tuple[tuple[Array, Array], ...]
     policy: tuple[Array, Array]
     value: tuple[Array, Array]
+    game: Any = None
+    """The Python game of :attr:`env_id` (its observation offsets), for input features."""
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, Any], description: dict[str, Any]) -> BaselineModel:
@@ -100,6 +107,7 @@ class BaselineModel:
             layers=tuple(dense(f"trunk.{i}") for i in range(len(description["hidden"]))),
             policy=dense("policy"),
             value=dense("value"),
+            game=_feature_game(description),
         )
 
     def make_env(self) -> Any:
@@ -108,7 +116,9 @@ class BaselineModel:
 
         return mj.make(self.env_id, **self.game_config)
 
-    def __call__(self, observation: Array) -> tuple[Array, Array]:
+    def __call__(
+        self, observation: Array, legal_action_mask: Array | None = None
+    ) -> tuple[Array, Array]:
         size = self.description["observation_size"]
         x = jnp.asarray(observation, jnp.float32)
         if x.ndim == 0 or x.shape[-1] != size:
@@ -116,6 +126,21 @@ class BaselineModel:
                 f"observation of shape {tuple(x.shape)}; the {self.env_id} network reads "
                 f"[..., {size}] (the twin made by make_env(): {self._config_text()})"
             )
+        features = self.description.get("input_features", [])
+        if features:
+            actions = self.description["num_actions"]
+            if legal_action_mask is None or jnp.shape(legal_action_mask) != (
+                *x.shape[:-1],
+                actions,
+            ):
+                raise ConfigError(
+                    f"the {self.env_id} network reads {features} after the observation: "
+                    f"pass legal_action_mask of shape {(*x.shape[:-1], actions)} "
+                    f"(model(state.observation, state.legal_action_mask))"
+                )
+            from moon_agents.input_features import network_input
+
+            x = network_input(features, self.game, x, legal_action_mask, xp=jnp)
         activation = _ACTIVATIONS[self.description["activation"]]
         for w, b in self.layers:
             x = activation(_dot(x, w) + b)
@@ -131,6 +156,16 @@ class BaselineModel:
         params = sum(math.prod(a.shape) for pair in pairs for a in pair)
         hidden = self.description["hidden"]
         return f"BaselineModel({self.env_id}, hidden={hidden}, {params:,} parameters)"
+
+
+def _feature_game(description: dict[str, Any]) -> Any:
+    """The Python game whose observation offsets the input features read (None without
+    input features)."""
+    if not description.get("input_features"):
+        return None
+    import moon_envs
+
+    return moon_envs.make(description["env_id"], **description["game_config"]).game
 
 
 def _dot(x: Array, w: Array) -> Array:

@@ -99,6 +99,8 @@ class NetAgent:
         self._value = (arrays["value.weight"].T.copy(), arrays["value.bias"])
         self._activation = description["activation"]
         self._checked: set[int] = set()
+        self._features: list[str] = list(description.get("input_features", []))
+        self._game: Any = None  # the game last met: the features' observation offsets
 
     @classmethod
     def load(
@@ -122,14 +124,27 @@ class NetAgent:
         return cls.load(path, name=name or spec, seed=seed, **fields)
 
     # ---- the network ---------------------------------------------------------------------
-    def evaluate(self, observation: np.ndarray) -> tuple[np.ndarray, float]:
-        """Logits over every action and the value for one observation."""
+    def evaluate(
+        self, observation: np.ndarray, action_mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        """Logits over every action and the value for one observation (and its action
+        mask, which a network with ``input_features`` reads too, after the agent has met
+        the game)."""
         h = np.asarray(observation, np.float32).reshape(-1)
         if h.shape[0] != self.description["observation_size"]:
             raise ConfigError(
                 f"{self.name}: observation of {h.shape[0]} values; the network was trained "
                 f"on {self.description['observation_size']} ({self._trained_on()})"
             )
+        if self._features:
+            if action_mask is None or self._game is None:
+                raise ConfigError(
+                    f"{self.name}: the network reads {self._features} after the observation; "
+                    "call evaluate(observation, action_mask) once the agent has met the game"
+                )
+            from moon_agents.input_features import network_input
+
+            h = network_input(self._features, self._game, h, np.asarray(action_mask))
         for w, b in self._layers:
             h = _ACT[self._activation](h @ w + b)
         logits = h @ self._policy[0] + self._policy[1]
@@ -152,7 +167,7 @@ class NetAgent:
             from moon_agents.search.puct import puct_search
 
             return puct_search(self, view, self.simulations, self.c, self.rng)
-        logits, _ = self.evaluate(view.observation)
+        logits, _ = self.evaluate(view.observation, view.action_mask)
         if logits.shape[0] != view.action_mask.shape[0]:
             raise ConfigError(
                 f"{self.name}: {logits.shape[0]} actions; the game has {view.action_mask.shape[0]}"
@@ -166,6 +181,7 @@ class NetAgent:
 
     def _check_game(self, game: Any) -> None:
         if id(game) in self._checked:
+            self._game = game
             return
         d = self.description
         if game.spec.name != d["game"]:
@@ -184,6 +200,7 @@ class NetAgent:
                 f"{', '.join(f'{k}={v!r}' for k, v in wrong.items())}))"
             )
         self._checked.add(id(game))
+        self._game = game
 
     def _trained_on(self, keys: dict | None = None) -> str:
         cfg = self.description["game_config"]

@@ -11,6 +11,10 @@ array per parameter. The description is plain JSON::
      "hidden": [256, 256], "activation": "relu",
      "training": {...}}                        # free-form facts about the run
 
+A network that reads fixed features after the observation (:mod:`moon_agents.input_features`)
+adds ``"input_features": ["landing_values"]`` and ``"input_size"`` (the observation's size
+plus the features'); its first layer reads ``input_size`` values.
+
 :func:`save_net` writes one (atomically, through a temporary file), :func:`load_net`
 reads one in bounded time and memory, with numpy alone and without unpickling:
 
@@ -77,7 +81,7 @@ MAX_NPY_HEADER = 1024
 """Longest ``.npy`` header read (numpy writes 128 bytes for these arrays)."""
 _FLOAT32 = np.dtype("<f4")
 ACTIVATIONS = ("relu", "tanh", "gelu", "silu")
-ALGORITHMS = ("alphazero", "jax_ppo")
+ALGORITHMS = ("alphazero", "jax_ppo", "imitation")
 
 
 def array_shapes(obs_size: int, num_actions: int, hidden: list[int]) -> dict[str, tuple]:
@@ -188,6 +192,16 @@ def check_env_sizes(description: dict[str, Any], where: str) -> None:
             f"{where}: description field 'game_config': {quote(str(exc), 200)}"
         ) from None
     spec = env.game.spec
+    if "input_features" in description:
+        from moon_agents.input_features import check_features, features_size
+
+        names = check_features(description["input_features"], spec.name, where)
+        wanted = math.prod(spec.observation_shape) + features_size(names, env.game)
+        if description["input_size"] != wanted:
+            raise ConfigError(
+                f"{where}: description field 'input_size' is {description['input_size']}, but "
+                f"{env_id}'s observation and {names} make {wanted}; allowed: {wanted}"
+            )
     env.close()
     for field, value in (
         ("observation_size", math.prod(spec.observation_shape)),
@@ -276,9 +290,22 @@ def check_description(d: Any, where: str) -> dict[str, tuple]:
             f"{where}: description field 'hidden' must list 1..{MAX_LAYERS} layer sizes "
             f"in 1..{MAX_WIDTH}, got {quote(hidden)}"
         )
-    shapes = array_shapes(obs, actions, hidden)
+    inputs = obs
+    if "input_features" in d or "input_size" in d:
+        if not isinstance(d.get("input_features"), list):
+            raise ConfigError(
+                f"{where}: description field 'input_features' must list feature names "
+                "when 'input_size' is given"
+            )
+        inputs = _count(d, "input_size", MAX_INPUTS, where)
+        if inputs < obs:
+            raise ConfigError(
+                f"{where}: description field 'input_size' is {inputs}; allowed: at least "
+                f"observation_size ({obs})"
+            )
+    shapes = array_shapes(inputs, actions, hidden)
     total = sum(math.prod(s) for s in shapes.values())
-    cap = min(MAX_PARAMETERS, parameter_cap(obs, actions))
+    cap = min(MAX_PARAMETERS, parameter_cap(inputs, actions))
     if total > cap:
         raise ConfigError(
             f"{where}: description field 'hidden' {hidden} makes {total:,} parameters; "

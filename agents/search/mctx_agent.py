@@ -237,7 +237,7 @@ class _Search:
     def _evaluate(net: Any, states: Any, legal: Any) -> tuple[Any, Any]:
         import jax.numpy as jnp
 
-        logits, value = net(states.observation)
+        logits, value = net(states.observation, states.legal_action_mask)
         return jnp.where(legal, logits, -1e9), value
 
     def _margin_change(self, before: Any, after: Any, mover: Any) -> Any:

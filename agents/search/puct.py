@@ -99,8 +99,9 @@ def _simulate(agent: Any, root: _Node, state: State, c: float, rng: Any) -> None
 def _expand(agent: Any, state: State) -> tuple[_Node, list[float]]:
     """A new node for ``state`` (a seat to move) and the values of every seat there."""
     player = state.current_player()
-    logits, v = agent.evaluate(state.observation(player))
-    legal = state.legal_actions_mask().nonzero()[0]
+    mask = state.legal_actions_mask()
+    logits, v = agent.evaluate(state.observation(player), mask)
+    legal = mask.nonzero()[0]
     z = logits[legal] - logits[legal].max()
     p = np.exp(z)
     p /= p.sum()

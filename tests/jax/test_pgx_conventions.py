@@ -233,7 +233,7 @@ def test_baseline_gives_the_numpy_agents_logits(
     elif env_id == "moon_harvesters_v0":
         _, start, played, _ = harvesters
         observations = jnp.concatenate([start.observation, played.observation])
-    else:  # set-ups drawn with two keys, every seat's view
+    elif env_id == "star_master_v0":  # set-ups drawn with two keys, every seat's view
         env = model.make_env()
 
         def views(key):
@@ -242,16 +242,44 @@ def test_baseline_gives_the_numpy_agents_logits(
 
         views = jax.jit(jax.vmap(views))(jax.random.split(jax.random.PRNGKey(5), 2))
         observations = views.reshape(-1, views.shape[-1])
-    logits, value = jax.jit(model)(observations)
+    else:  # Moonstar: positions of a random game, the auction and the moves among them
+        observations, masks = _python_positions(env_id, model.game_config, agent)
+    features = model.description.get("input_features")
+    args = (observations, masks) if features else (observations,)
+    logits, value = jax.jit(model)(*args)
     assert logits.shape == (observations.shape[0], model.description["num_actions"])
     assert value.shape == (observations.shape[0],)
     assert len(np.unique(np.asarray(observations), axis=0)) > 1  # several positions
     for row, obs in enumerate(np.asarray(observations)):
-        want_logits, want_value = agent.evaluate(obs)
+        want_logits, want_value = agent.evaluate(obs, np.asarray(masks[row]) if features else None)
         np.testing.assert_allclose(logits[row], want_logits, rtol=1e-5, atol=1e-4)
         assert abs(float(value[row]) - want_value) < 1e-5
-    one_logits, _ = model(observations[0])  # one observation, unbatched
+    one_logits, _ = model(*(a[0] for a in args))  # one observation, unbatched
     np.testing.assert_allclose(one_logits, logits[0], rtol=1e-5, atol=1e-5)
+    if features:  # the mask is part of the input: a call without it is refused by name
+        with pytest.raises(ConfigError, match="legal_action_mask"):
+            model(observations)
+
+
+def _python_positions(env_id, params, agent):
+    """Observations and masks of the seat to move along one random Python game, the
+    network's agent having met the game (its input features read the game's layout)."""
+    import moon_envs
+
+    env = moon_envs.make(env_id, **params)
+    env.reset(seed=3)
+    agent.reset(env.game, 0)
+    rng = np.random.default_rng(3)
+    observations, masks, phases = [], [], set()
+    while env.agents and len(observations) < 40:
+        name = env.agent_selection
+        seen = env.observe(name)
+        observations.append(seen["observation"])
+        masks.append(seen["action_mask"])
+        phases.add(env.game_state.phase)
+        env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+    assert {"auction", "play"} <= phases
+    return jnp.asarray(np.stack(observations)), jnp.asarray(np.stack(masks))
 
 
 def test_baseline_refuses_ids_and_shapes_it_cannot_serve() -> None:

@@ -35,6 +35,8 @@ Array = jax.Array
 
 _ACTIVATION = {"relu": jax.nn.relu, "tanh": jnp.tanh, "gelu": jax.nn.gelu, "silu": jax.nn.silu}
 assert set(_ACTIVATION) == set(ACTIVATIONS)
+ACTIVATION_FUNCTIONS = _ACTIVATION
+"""The activation functions by name, as the network applies them."""
 
 
 class PolicyValueNet(eqx.Module):
@@ -106,7 +108,15 @@ def from_arrays(
     return eqx.tree_at(leaves, net, values)
 
 
-_MATCHED = ("env_id", "game_config", "observation_size", "num_actions", "hidden", "activation")
+_MATCHED = (
+    "env_id",
+    "game_config",
+    "observation_size",
+    "num_actions",
+    "hidden",
+    "activation",
+    "input_features",
+)
 """Description fields that a network file must share with a config to start its run."""
 
 
@@ -114,7 +124,7 @@ def net_description(config: Any, twin: Any) -> dict[str, Any]:
     """The weight-file description (``moon_agents.net_weights``) of ``config``'s network
     on ``twin``, without the ``training`` facts."""
     a = config.algorithm
-    return {
+    description = {
         "algorithm": a.name,
         "env_id": config.env.id,
         "game": twin.spec.name,
@@ -124,6 +134,18 @@ def net_description(config: Any, twin: Any) -> dict[str, Any]:
         "hidden": list(a.hidden),
         "activation": a.activation,
     }
+    features = list(getattr(a, "input_features", []))
+    if features:  # fixed features after the observation (moon_agents.input_features)
+        import moon_envs
+
+        from moon_agents.input_features import features_size
+
+        game = moon_envs.make(config.env.id, **config.env.params).game
+        description["input_features"] = features
+        description["input_size"] = description["observation_size"] + features_size(
+            features, game
+        )
+    return description
 
 
 def initial_net(config: Any, twin: Any, key: Array) -> PolicyValueNet:
@@ -174,16 +196,39 @@ def opponent_net_problems(path: str, env_id: str, twin: Any) -> list[str]:
     ]
 
 
-def opponent_network(path: str) -> PolicyValueNet:
-    """The network of file ``path`` with its own architecture (a frozen opponent)."""
+class FeatureInputNet(eqx.Module):
+    """A network that reads fixed input features after the observation
+    (:mod:`moon_agents.input_features`); call it on one observation and its legal mask."""
+
+    net: PolicyValueNet
+    features: tuple[str, ...] = eqx.field(static=True)
+    game: Any = eqx.field(static=True)
+
+    def __call__(self, obs: Array, mask: Array) -> tuple[Array, Array]:
+        from moon_agents.input_features import network_input
+
+        x = network_input(self.features, self.game, obs.reshape(-1), mask, xp=jnp)
+        return self.net(x)
+
+
+def opponent_network(path: str) -> PolicyValueNet | FeatureInputNet:
+    """The network of file ``path`` with its own architecture (a frozen opponent); one
+    that reads input features comes wrapped in a :class:`FeatureInputNet`."""
     arrays, found = load_net(path)
-    return from_arrays(
+    net = from_arrays(
         arrays,
-        int(found["observation_size"]),
+        int(found.get("input_size", found["observation_size"])),
         int(found["num_actions"]),
         list(found["hidden"]),
         found["activation"],
     )
+    features = found.get("input_features")
+    if not features:
+        return net
+    import moon_envs
+
+    game = moon_envs.make(found["env_id"], **found["game_config"]).game
+    return FeatureInputNet(net, tuple(features), game)
 
 
 def _network_file_arrays(path: str, wanted: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -193,10 +238,10 @@ def _network_file_arrays(path: str, wanted: dict[str, Any]) -> dict[str, np.ndar
     except ConfigError as exc:
         raise ConfigError(f"algorithm.init_from: {exc}") from None
     for field in _MATCHED:
-        if found.get(field) != wanted[field]:
+        if found.get(field) != wanted.get(field):
             raise ConfigError(
                 f"algorithm.init_from: {path!r} has {field}={found.get(field)!r}, "
-                f"this config has {field}={wanted[field]!r}; allowed: a network file "
+                f"this config has {field}={wanted.get(field)!r}; allowed: a network file "
                 f"written for the same {', '.join(_MATCHED)}"
             )
     return arrays

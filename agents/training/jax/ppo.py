@@ -65,6 +65,7 @@ from moon_agents.training.jax.network import (
     PolicyValueNet,
     batched,
     initial_net,
+    FeatureInputNet,
     opponent_network,
     to_arrays,
 )
@@ -187,13 +188,17 @@ class JaxPPO:
     def _flat(self, state: Any) -> Array:
         return state.observation.reshape(state.observation.shape[0], -1).astype(jnp.float32)
 
-    def _opponent_logits(self, pool: Any, index: Array, obs: Array) -> Array:
-        """Each game's snapshot ``pool[index]`` evaluated on that game's observation.
+    def _opponent_logits(self, pool: Any, index: Array, obs: Array, legal: Array) -> Array:
+        """Each game's snapshot ``pool[index]`` evaluated on that game's observation (and
+        legal mask, for a frozen network that reads input features).
 
         Every snapshot runs on the whole batch and each game keeps its own row: dense
         matrix products, much faster than gathering a weight set per game."""
         def logits(params: Any) -> Array:
-            return batched(eqx.combine(params, self.opponent_static), obs)[0]
+            model = eqx.combine(params, self.opponent_static)
+            if isinstance(model, FeatureInputNet):
+                return jax.vmap(model)(obs, legal)[0]
+            return batched(model, obs)[0]
 
         every = jax.vmap(logits)(pool)
         return jnp.take_along_axis(every, index[None, :, None], axis=0)[0]
@@ -248,8 +253,8 @@ class JaxPPO:
             logits, value = batched(net, obs)
             mover = states.current_player
             trained = self_play | (mover == seat)
-            opp_logits = self._opponent_logits(pool, opponent, obs)
             legal = states.legal_action_mask
+            opp_logits = self._opponent_logits(pool, opponent, obs, legal)
             if self.cfg.opponent_argmax:  # the frozen network's most probable legal action
                 best = jnp.argmax(jnp.where(legal, opp_logits, NEG), axis=-1)
                 opp_logits = jnp.where(jax.nn.one_hot(best, legal.shape[-1]) > 0, 0.0, NEG)
