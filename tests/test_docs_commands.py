@@ -24,7 +24,8 @@ shrunk, the same command with smaller budgets:
   the search these commands compile;
 * ``train CONFIG``: a copy of CONFIG (a file or a shipped config's name) with 128
   timesteps, 2 envs of 64 steps, no evaluation, checkpoints, plot or TensorBoard (a JAX
-  trainer's: 32 decisions of 4 games, 2 evaluation games against its first opponent);
+  trainer's: 32 decisions of 4 games, 2 evaluation games against its first opponent;
+  ``imitation``: one round of 2 games, one epoch, in one process);
   ``ppo:runs/NAME_seedS/model.zip`` (or ``az:...model.npz``) in a later command is the
   model such a shrunk run of ``configs/NAME.yaml`` wrote;
 * ``exploit``: ``--decisions 8192`` (one rollout) and ``--games 2``;
@@ -70,6 +71,7 @@ SHRUNK_TRAINING = {
 SHRUNK_JAX = {  # the JAX trainers' schema (agents/training/jax/config.py)
     "alphazero": {"algorithm": {"games": 4, "unroll": 8, "batch_size": 16}},
     "jax_ppo": {"algorithm": {"num_envs": 4, "num_steps": 8, "num_minibatches": 2}},
+    "imitation": {"algorithm": {"games_per_round": 2, "epochs": 1, "batch_size": 32, "workers": 1}},
 }
 SHRUNK_JAX_COMMON = {
     "budget": {"total_timesteps": 32},

@@ -105,6 +105,7 @@ def iteration_size(config: Any) -> tuple[int, str] | None:
         return a.games * a.unroll, f"games {a.games} x unroll {a.unroll}"
     if a.name == "jax_ppo":
         return a.num_envs * a.num_steps, f"num_envs {a.num_envs} x num_steps {a.num_steps}"
+    # imitation: a round's positions depend on how long its games last
     return None
 
 

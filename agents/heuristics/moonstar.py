@@ -34,12 +34,15 @@ bets are sealed in the determinised state).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from moon_agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.rules import MoonstarGame, MoonstarState
+from moon_envs.moonstar.situation import landing_value
 from moon_envs.moonstar.variants import MAX_BID, MIN_BID, NUM_STARS
 
 NO_BID_BONUS = 20
@@ -217,6 +220,36 @@ class MoonstarOracleAgent(_MoonstarAgent):
             self._opt_key = key
             self._opt = solver.solve(state.situation())
         return self._opt
+
+    def best_actions(self, view: AgentView) -> list[int]:
+        """Every legal action as good as the one :meth:`act` plays: under planet scoring
+        in the play phase, every move after which the round's exact optimum can still be
+        reached (the immediate points plus the solver's best for the rest); elsewhere
+        ``[act(view)]``. An imitation trainer's targets (``algorithm.name: imitation``)."""
+        _check(view)
+        state: MoonstarState = view.sample_state(self.rng)
+        if state.phase != "play" or state.rules.scoring != "planets":
+            return [self.act(view)]
+        sit = state.situation()
+        moons, dice = state.situation_index()
+        g = state.game
+        values: dict[int, int] = {}
+        for a in legal_actions(view).tolist():
+            m, d, k = g.decode_move(a)
+            mi, di = moons.index(m), dice.index(d)
+            star = (sit.moon_stars[mi] + solver.displacement(sit.dice[di], k, sit.movement)) % (
+                NUM_STARS
+            )
+            rest = dataclasses.replace(
+                sit,
+                moon_stars=sit.moon_stars[:mi] + sit.moon_stars[mi + 1 :],
+                dice=sit.dice[:di] + sit.dice[di + 1 :],
+                max_moves=None if sit.max_moves is None else sit.max_moves - 1,
+            )
+            gain = landing_value(sit.star_values, star, sit.red_star)
+            values[a] = gain + solver.solve(rest, with_plan=False).total
+        best = max(values.values())
+        return [a for a, v in values.items() if v == best]
 
     def _auction(self, state: MoonstarState, seat: int) -> int:
         g = state.game

@@ -110,8 +110,9 @@ def train(
         from moon_agents.training.rllib.train import train_rllib
 
         return train_rllib(config, progress)
-    # -- JAX trainers: `algorithm: alphazero` / `jax_ppo` (agents/training/jax/run.py)
-    if config.algorithm.name in ("alphazero", "jax_ppo"):
+    # -- JAX trainers: `algorithm: alphazero` / `jax_ppo` / `imitation`
+    # (agents/training/jax/run.py)
+    if config.algorithm.name in ("alphazero", "jax_ppo", "imitation"):
         from moon_agents.training.jax.run import train_jax
 
         return train_jax(config, progress, resume)

@@ -14,6 +14,9 @@ estimate adds up:
   Python tuples when the search is traced), the self-play window (``unroll`` x
   ``games`` records, on the device and on the host), the network with its gradients and
   AdamW state, and the SGD batch's activations;
+* ``imitation``: the kept positions (``max_positions`` x (observation float32, mask and
+  target bytes), twice while a round joins them), the network with its Adam state and
+  the SGD batch;
 * ``jax_ppo``: the rollout window (``num_envs`` x ``num_steps`` records, three copies:
   the rollout, the flattened window and its shuffled minibatches), the network with its
   Adam state and the ``pool_size`` frozen snapshots, the snapshots' forward pass over
@@ -63,6 +66,8 @@ def budget_problems(algorithm: Any, twin: Any) -> list[str]:
         )
     if algorithm.name == "alphazero":
         parts = alphazero_parts(algorithm, obs, actions, state_bytes(twin), params)
+    elif algorithm.name == "imitation":
+        parts = imitation_parts(algorithm, obs, actions, params)
     else:
         parts = jax_ppo_parts(algorithm, obs, actions, state_bytes(twin), params)
     return problems + memory_problems(parts)
@@ -117,6 +122,31 @@ def alphazero_parts(a: Any, obs: int, actions: int, state: int, params: int) -> 
             ("algorithm.batch_size",),
             f"SGD batch: batch_size {a.batch_size} x {sample + width} float32, 3 copies",
             3 * a.batch_size * (sample + width) * FLOAT,
+        ),
+    ]
+
+
+def imitation_parts(a: Any, obs: int, actions: int, params: int) -> list[MemoryPart]:
+    """The large arrays of an ``imitation`` run (see the module docstring)."""
+    record = obs * FLOAT + 2 * actions + 1  # observation, mask and target (bool), outcome
+    width = 2 * sum(a.hidden)
+    return [
+        MemoryPart(
+            ("algorithm.max_positions",),
+            f"kept positions: max_positions {a.max_positions} x {record} bytes, 2 copies "
+            "(while a round's games join them)",
+            2 * a.max_positions * record,
+        ),
+        MemoryPart(
+            ("algorithm.hidden",),
+            f"network: {params:,} parameters with gradients and Adam state",
+            training_copies(params),
+        ),
+        MemoryPart(
+            ("algorithm.batch_size",),
+            f"SGD batch: batch_size {a.batch_size} x {2 * obs + actions + width} float32, "
+            "3 copies",
+            3 * a.batch_size * (2 * obs + actions + width) * FLOAT,
         ),
     ]
 

@@ -35,7 +35,7 @@ from moon_agents.training.sections import (
 )
 from moon_envs.core.game import ConfigError
 
-ALGORITHM_NAMES = ("alphazero", "jax_ppo")
+ALGORITHM_NAMES = ("alphazero", "jax_ppo", "imitation")
 MAX_DEVICES = 4096
 """The largest ``algorithm.devices`` a config may name."""
 
@@ -190,7 +190,51 @@ class JaxPPOConfig(_NetworkFields):
         return self
 
 
-AlgorithmSection = Annotated[AlphaZeroConfig | JaxPPOConfig, Field(discriminator="name")]
+class ImitationConfig(_NetworkFields):
+    """Behavioural cloning of a teacher, then DAgger rounds, in the Python env
+    (:mod:`moon_agents.training.jax.imitation`)."""
+
+    name: Literal["imitation"] = "imitation"
+    teacher: str = Field(
+        "oracle", min_length=1, max_length=200, description="zoo agent that labels positions"
+    )
+    opponents: list[str] = Field(
+        default_factory=lambda: ["heuristic"],
+        min_length=1,
+        max_length=16,
+        description="zoo agents across the learner's seat in the data games, in turn",
+    )
+    games_per_round: int = Field(1000, ge=1, le=100_000, description="games a data round plays")
+    explore: float = Field(
+        0.2, ge=0, le=1, description="first round: share of the learner seat's random moves"
+    )
+    learner_share: float = Field(
+        0.85, ge=0, le=1, description="later rounds: share of games the network plays"
+    )
+    epochs: int = Field(10, ge=1, le=1000, description="passes over the kept positions a round")
+    batch_size: int = Field(1024, ge=1, le=1_000_000, description="SGD minibatch")
+    max_positions: int = Field(
+        2_000_000, ge=1, le=20_000_000, description="positions kept (the oldest replaced)"
+    )
+    value_weight: float = Field(0.1, ge=0, le=100, description="value loss weight")
+    input_features: list[Literal["landing_values"]] = Field(
+        default_factory=list, max_length=1, description="fixed features after the observation"
+    )
+    workers: int = Field(1, ge=1, le=64, description="processes playing the data games")
+
+    @model_validator(mode="after")
+    def _fresh_networks(self) -> ImitationConfig:
+        if self.init_from is not None:
+            raise ValueError(
+                "init_from: the imitation trainer trains a fresh network each round; "
+                "allowed: null"
+            )
+        return self
+
+
+AlgorithmSection = Annotated[
+    AlphaZeroConfig | JaxPPOConfig | ImitationConfig, Field(discriminator="name")
+]
 
 
 class JaxExperimentConfig(_Section):
@@ -265,6 +309,12 @@ def twin_problems(env: EnvConfig, algorithm: Any, eval_opponents: list[str]) -> 
             "algorithm.heuristic_learner_seat: only with heuristic_fraction above 0; allowed: null"
         )
     problems += _eval_problems(env, eval_opponents)
+    if name == "imitation" and hasattr(algorithm, "teacher"):
+        from moon_agents.training.imitation_data import round_problems
+
+        problems += round_problems(
+            env.game_name(), algorithm.teacher, algorithm.opponents, algorithm.input_features
+        )
     try:
         import moon_envs.jax as mj
     except ImportError as exc:

@@ -64,6 +64,7 @@ from moon_agents.training.run_folder import (
     write_atomic,
 )
 from moon_agents.training.run_folder import write_metrics as _write_metrics
+from moon_envs.core.game import ConfigError
 
 _VERSIONED = ("jax", "jaxlib", "equinox", "optax", "mctx")
 
@@ -78,8 +79,15 @@ def train_jax(
     import moon_envs.jax as mj
 
     show = resolve(progress, config.output.progress_bar)
+    trainer_class = _trainer_class(config)
+    resumable_trainer = getattr(trainer_class, "RESUMABLE", True)
+    if resume is not None and not resumable_trainer:
+        raise ConfigError(
+            f"--resume {resume}: the {config.algorithm.name} trainer keeps no resume state; "
+            "rerun the config instead"
+        )
     twin = mj.make(config.env.id, **config.env.params)
-    trainer = _trainer(config, twin)
+    trainer = trainer_class(config, twin)
     if resume is None:
         run_dir = make_run_dir(config)
         write_atomic(run_dir / "versions.json", json.dumps(package_versions(_VERSIONED), indent=2))
@@ -104,7 +112,7 @@ def train_jax(
         if loop["timing"]:
             _write_timing(loop["timing"], run_dir)
     write_atomic(run_dir / "config.yaml", yaml.safe_dump(config.to_dict(), sort_keys=False))
-    description = net_description(config, twin)
+    description = getattr(trainer, "description", None) or net_description(config, twin)
     init_from = config.algorithm.init_from
     started = {} if init_from is None else {"init_from": init_from}
 
@@ -147,7 +155,7 @@ def train_jax(
         )
         _write_metrics(metrics, run_dir)
         _write_timing(timing, run_dir)
-        if resumable:  # the point a later --resume starts from
+        if resumable and resumable_trainer:  # the point a later --resume starts from
             loop["elapsed_s"] = elapsed
             save_state(run_dir, trainer, loop)
         if bar is not None:
@@ -226,13 +234,22 @@ def train_jax(
 
 
 def _trainer(config: Any, twin: Any) -> Any:
+    """The trainer of ``config`` on ``twin``."""
+    return _trainer_class(config)(config, twin)
+
+
+def _trainer_class(config: Any) -> Any:
+    if config.algorithm.name == "imitation":
+        from moon_agents.training.jax.imitation import Imitation
+
+        return Imitation
     if config.algorithm.name == "alphazero":
         from moon_agents.training.jax.alphazero import AlphaZero
 
-        return AlphaZero(config, twin)
+        return AlphaZero
     from moon_agents.training.jax.ppo import JaxPPO
 
-    return JaxPPO(config, twin)
+    return JaxPPO
 
 
 def _evaluate(config: Any, learner: NetAgent) -> dict[str, tuple[float, float, float]]:
