@@ -247,7 +247,17 @@ class EvalConfig(_Section):
     games: int = Field(
         100, ge=1, le=MAX_EVAL_GAMES, description="games per opponent (seats rotated)"
     )
-    opponents: list[str] = Field(default_factory=lambda: ["random", "greedy"], min_length=1)
+    opponents: list[str] = Field(
+        default_factory=lambda: ["random", "greedy"], min_length=1, max_length=16
+    )
+
+    @field_validator("opponents")
+    @classmethod
+    def _distinct(cls, value: list[str]) -> list[str]:
+        twice = sorted({spec for spec in value if value.count(spec) > 1})
+        if twice:  # each opponent is one set of metrics columns
+            raise ValueError(f"each opponent once; named more than once: {twice}")
+        return value
 
 
 class CheckpointConfig(_Section):

@@ -15,7 +15,12 @@ from pydantic import BaseModel
 
 from moon_agents.training import memory
 from moon_agents.training.config import load_config, parse_config
-from moon_agents.training.jax.config import AlphaZeroConfig, JaxExperimentConfig, JaxPPOConfig
+from moon_agents.training.jax.config import (
+    AlphaZeroConfig,
+    ImitationConfig,
+    JaxExperimentConfig,
+    JaxPPOConfig,
+)
 from moon_agents.training.rllib.config import RllibExperimentConfig
 from moon_agents.training.schema import ExperimentConfig
 from moon_envs import ConfigError
@@ -149,10 +154,18 @@ def test_every_numeric_field_has_a_finite_documented_range(model: type[BaseModel
 
 
 def test_the_algorithm_sections_of_the_jax_trainers_are_bounded() -> None:
-    for model in (AlphaZeroConfig, JaxPPOConfig):
+    for model in (AlphaZeroConfig, JaxPPOConfig, ImitationConfig):
         fields = _numeric_fields(model)
         assert len(fields) > 8
         assert [n for n, info in fields if None in _bounds(info) and n != "hidden"] == []
+
+
+def test_an_evaluation_opponent_named_twice_is_refused() -> None:
+    """Each opponent is one set of metrics columns: a repeat would overwrite its rows."""
+    with pytest.raises(ConfigError, match=r"eval.opponents: each opponent once.*\['greedy'\]"):
+        load_config(ROOT / "configs" / "jupiter_ppo.yaml", {"eval.opponents": ["greedy", "random", "greedy"]})
+    with pytest.raises(ConfigError, match=r"eval.opponents"):
+        load_config(ROOT / "configs" / "jupiter_ppo.yaml", {"eval.opponents": ["random"] * 17})
 
 
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
