@@ -1,9 +1,15 @@
-"""Test-session set-up: one JAX compilation cache for the whole run.
+"""Test-session set-up: one JAX compilation cache for the whole run, and the worker count
+of ``-n auto``.
 
 The JAX trainers and twins are compiled again by every test that builds one, with the
 same shapes (the shrunk configs, the docs' commands, repeated runs). A persistent cache
 in a folder this session creates lets the later compiles load the first one's result;
 the folder is removed at exit. Nothing changes where jax is not installed.
+
+``pytest -n auto`` (the README's test command) starts one worker more than the machine
+has cores: part of the suite waits rather than computes (subprocesses starting, a Ray
+cluster, a headless browser, the 2-device runs), and with one worker per core the two
+cores of the CI machine were busy only about 85% of the time.
 """
 
 from __future__ import annotations
@@ -20,3 +26,8 @@ if "JAX_COMPILATION_CACHE_DIR" not in os.environ:
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
     atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
+
+
+def pytest_xdist_auto_num_workers(config: object) -> int:
+    """Workers for ``-n auto``: the cores plus one (see the module docstring)."""
+    return (os.cpu_count() or 1) + 1

@@ -1,4 +1,8 @@
-"""Every config shipped in configs/ validates and trains end to end (shrunk to seconds)."""
+"""Every config shipped in configs/ validates and trains end to end (shrunk to seconds).
+
+A config whose ``moon-envs train configs/NAME.yaml`` command the docs show is trained by
+``tests/test_docs_commands.py`` instead, through the command line with the same shrunk
+sizes; each config trains once per test session."""
 
 from __future__ import annotations
 
@@ -18,6 +22,31 @@ def test_configs_are_shipped() -> None:
     assert {f"{game}_ppo.yaml" for game in games} <= names
 
 
+def trained_by_the_docs() -> set[str]:
+    """The configs (file stems) that a documented ``moon-envs train`` command trains."""
+    from tests.test_docs_commands import documented_commands
+
+    found = set()
+    for command in documented_commands():
+        words = command.split()
+        if words[:2] == ["moon-envs", "train"] and len(words) == 3:
+            found.add(Path(words[2]).stem)
+    return found
+
+
+def test_the_docs_train_the_configs_this_file_leaves_to_them() -> None:
+    """The docs' train commands are what the skip below relies on: they name real
+    configs, run shrunk like the ones here, and leave some configs to this file."""
+    from tests.test_docs_commands import SHRUNK_JAX, SHRUNK_JAX_COMMON
+
+    docs = trained_by_the_docs()
+    stems = {p.stem for p in SHIPPED}
+    assert {"jupiter_alphazero", "jupiter_ppo"} <= docs and docs - {"NAME"} <= stems
+    assert stems - docs  # e.g. star_master_alphazero
+    assert SHRUNK_JAX_COMMON["budget"]["total_timesteps"] == 32
+    assert SHRUNK_JAX["alphazero"]["algorithm"] == {"games": 4, "unroll": 8, "batch_size": 16}
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_shipped_config_trains_end_to_end(path: Path, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
@@ -25,9 +54,11 @@ def test_shipped_config_trains_end_to_end(path: Path, tmp_path: Path) -> None:
 
     cfg = load_config(path)
     assert cfg.name == path.stem and cfg.budget.total_timesteps
+    if path.stem in trained_by_the_docs():
+        pytest.skip("the docs' `moon-envs train` command trains it (tests/test_docs_commands.py)")
     if cfg.algorithm.name == "rllib-ppo":
         pytest.skip("RLlib configs train end to end in tests/rllib/test_train.py")
-    if cfg.algorithm.name in ("alphazero", "jax_ppo"):
+    if cfg.algorithm.name in ("alphazero", "jax_ppo", "imitation"):
         _train_jax_config_shrunk(path, cfg, tmp_path)
         return
     small = load_config(
@@ -62,11 +93,9 @@ def _train_jax_config_shrunk(path: Path, cfg, tmp_path: Path) -> None:
     pytest.importorskip("equinox")
     from moon_agents.training.train import train
 
-    sizes = (
-        {"algorithm.games": 4, "algorithm.unroll": 8, "algorithm.batch_size": 16}
-        if cfg.algorithm.name == "alphazero"
-        else {"algorithm.num_envs": 4, "algorithm.num_steps": 8, "algorithm.num_minibatches": 2}
-    )
+    from tests.test_docs_commands import SHRUNK_JAX  # the docs' train commands' sizes
+
+    sizes = {f"algorithm.{k}": v for k, v in SHRUNK_JAX[cfg.algorithm.name]["algorithm"].items()}
     small = load_config(
         path,
         {
@@ -82,7 +111,10 @@ def _train_jax_config_shrunk(path: Path, cfg, tmp_path: Path) -> None:
     )
     assert small.env == cfg.env and small.algorithm.hidden == cfg.algorithm.hidden
     result = train(small)
-    assert result.timesteps == 32
+    if cfg.algorithm.name == "imitation":  # a round plays whole games
+        assert result.timesteps >= 32 and result.metrics[-1]["round"] == 1
+    else:
+        assert result.timesteps == 32
     assert (result.run_dir / "model.npz").is_file()
 
 
