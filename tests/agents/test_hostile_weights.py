@@ -125,7 +125,8 @@ def test_a_network_past_the_width_or_the_envs_parameter_cap_is_refused(tmp_path)
 def test_the_shipped_networks_still_load():
     for game in ("jupiter", "moonstar", "moon_harvesters", "star_master"):
         arrays, description = load_net(TRAINED_DIR / f"{game}.npz")
-        assert arrays["trunk.0.weight"].shape == (256, description["observation_size"])
+        inputs = description.get("input_size", description["observation_size"])
+        assert arrays["trunk.0.weight"].shape == (description["hidden"][0], inputs)
 
 
 # ---- MaskablePPO policy zips -----------------------------------------------------------------
