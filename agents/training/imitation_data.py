@@ -22,6 +22,7 @@ kept as the value target. Nothing here needs jax: the network plays with numpy
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,19 +155,40 @@ def _one_game(env, teachers, opponent, network, learner_seat, rng, explore) -> P
     )
 
 
-def play_round(spec: RoundSpec, games: int, workers: int) -> Positions:
-    """The round's ``games`` games, split over ``workers`` processes (same positions, in
-    game order, for any ``workers``). The processes are spawned, not forked (the parent
-    runs jax): a script that starts such a run keeps its code under
-    ``if __name__ == "__main__":``, as for any spawned Python process."""
-    if workers <= 1 or games < 2:
-        return play_games(spec, 0, games)
+CHUNK_GAMES = 50
+"""Games per unit of work: a worker plays a chunk, and the progress moves after each."""
+
+
+def play_round(
+    spec: RoundSpec,
+    games: int,
+    workers: int,
+    report: Callable[[int], None] | None = None,
+) -> Positions:
+    """The round's ``games`` games, in chunks of :data:`CHUNK_GAMES` split over
+    ``workers`` processes (same positions, in game order, for any ``workers``);
+    ``report(positions)`` is called with the positions labelled so far after each chunk.
+    The processes are spawned, not forked (the parent runs jax): a script that starts
+    such a run keeps its code under ``if __name__ == "__main__":``, as for any spawned
+    Python process."""
+    chunks = [(a, min(CHUNK_GAMES, games - a)) for a in range(0, games, CHUNK_GAMES)]
+    parts: list[Positions] = []
+
+    def done(part: Positions) -> None:
+        parts.append(part)
+        if report is not None:
+            report(sum(len(p) for p in parts))
+
+    if workers <= 1 or len(chunks) < 2:
+        for first, count in chunks:
+            done(play_games(spec, first, count))
+        return Positions.join(parts)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    bounds = np.linspace(0, games, min(workers, games) + 1).astype(int)
-    jobs = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
     context = multiprocessing.get_context("spawn")  # never fork a process that runs jax
-    with ProcessPoolExecutor(len(jobs), mp_context=context) as pool:
-        parts = list(pool.map(play_games, [spec] * len(jobs), *zip(*jobs)))
+    with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
+        futures = [pool.submit(play_games, spec, first, count) for first, count in chunks]
+        for future in futures:  # in game order
+            done(future.result())
     return Positions.join(parts)

@@ -65,7 +65,12 @@ def test_the_oracles_targets_are_exactly_the_moves_keeping_the_round_optimum() -
     assert checked > 100
 
 
-def test_a_data_round_labels_every_position_the_same_in_one_or_two_processes() -> None:
+def test_a_data_round_labels_every_position_the_same_in_one_or_two_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from moon_agents.training import imitation_data
+
+    monkeypatch.setattr(imitation_data, "CHUNK_GAMES", 1)  # two chunks: one per process
     spec = RoundSpec(
         env_id="moonstar_v1",
         params=PARAMS,
@@ -76,8 +81,10 @@ def test_a_data_round_labels_every_position_the_same_in_one_or_two_processes() -
         learner_share=1.0,
         network=None,
     )
-    one = play_round(spec, games=2, workers=1)
+    reported: list[int] = []
+    one = play_round(spec, games=2, workers=1, report=reported.append)
     two = play_round(spec, games=2, workers=2)
+    assert len(reported) == 2 and 0 < reported[0] < reported[1] == len(one)
     for field in ("observation", "mask", "target", "outcome"):
         np.testing.assert_array_equal(getattr(one, field), getattr(two, field))
     assert len(one) > 100

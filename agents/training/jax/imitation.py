@@ -77,6 +77,7 @@ class Imitation:
         self.rounds = 0
         self.decisions = 0
         self.updates = 0
+        self.report: Any = None  # report(positions done): the run loop's progress bar
         self._step = eqx.filter_jit(self._sgd_step)
 
     def _fresh_net(self, round_no: int) -> PolicyValueNet:
@@ -105,7 +106,10 @@ class Imitation:
             learner_share=a.learner_share,
             network=network,
         )
-        new = play_round(spec, a.games_per_round, a.workers)
+        report = None
+        if self.report is not None:
+            report = lambda labelled: self.report(self.decisions + labelled)  # noqa: E731
+        new = play_round(spec, a.games_per_round, a.workers, report)
         self._keep(new)
         played = time.perf_counter() - start
         loss, accuracy = self._train()

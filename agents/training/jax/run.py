@@ -124,6 +124,8 @@ def train_jax(
     bar = _bar(show, config, budget, trainer.devices.count)
     if bar is not None and trainer.decisions:
         bar.update(trainer.decisions)
+    if bar is not None and hasattr(trainer, "report"):  # progress inside an iteration
+        trainer.report = lambda done: advance(bar, done)
     start = time.perf_counter() - loop["elapsed_s"]
     interrupted = False
 
