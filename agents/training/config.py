@@ -261,7 +261,8 @@ def error_lines(exc: ValidationError, model: type[BaseModel] | None = None) -> l
     lines = []
     for err in exc.errors():
         loc = [_cut(str(p), 60) for p in err["loc"]]
-        if len(loc) > 1 and loc[0] == "algorithm" and loc[1] in ("alphazero", "jax_ppo", "imitation"):
+        tags = ("alphazero", "jax_ppo", "imitation")
+        if len(loc) > 1 and loc[0] == "algorithm" and loc[1] in tags:
             del loc[1]  # the tag pydantic adds for the algorithm's discriminated union
         field = ".".join(loc) or "(top level)"
         if err["type"] == "extra_forbidden":

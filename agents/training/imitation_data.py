@@ -48,9 +48,8 @@ class Positions:
 
     @staticmethod
     def join(parts: list[Positions]) -> Positions:
-        return Positions(
-            *(np.concatenate([getattr(p, f) for p in parts]) for f in Positions.__dataclass_fields__)
-        )
+        fields = Positions.__dataclass_fields__
+        return Positions(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields))
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,10 @@ def test_the_algorithm_sections_of_the_jax_trainers_are_bounded() -> None:
 def test_an_evaluation_opponent_named_twice_is_refused() -> None:
     """Each opponent is one set of metrics columns: a repeat would overwrite its rows."""
     with pytest.raises(ConfigError, match=r"eval.opponents: each opponent once.*\['greedy'\]"):
-        load_config(ROOT / "configs" / "jupiter_ppo.yaml", {"eval.opponents": ["greedy", "random", "greedy"]})
+        load_config(
+            ROOT / "configs" / "jupiter_ppo.yaml",
+            {"eval.opponents": ["greedy", "random", "greedy"]},
+        )
     with pytest.raises(ConfigError, match=r"eval.opponents"):
         load_config(ROOT / "configs" / "jupiter_ppo.yaml", {"eval.opponents": ["random"] * 17})
 

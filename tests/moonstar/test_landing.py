@@ -100,5 +100,6 @@ def test_random_games_give_the_rules_points_in_numpy_and_jax(params) -> None:
                 wanted.append(v)
             st.apply_action(int(rng.choice(np.flatnonzero(mask))))
     assert len(wanted) > 30
-    batch = landing_values(g, jnp.asarray(np.stack(observations)), jnp.asarray(np.stack(masks)), jnp)
+    obs, mask = jnp.asarray(np.stack(observations)), jnp.asarray(np.stack(masks))
+    batch = landing_values(g, obs, mask, jnp)
     np.testing.assert_array_equal(np.asarray(batch), np.stack(wanted))
