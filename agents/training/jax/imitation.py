@@ -20,10 +20,11 @@ Each iteration is one round (:mod:`moon_agents.training.imitation_data`): play a
 ``epochs`` passes of masked cross-entropy against the teacher's targets (uniform over
 the actions it rates best: with Moonstar's oracle, every move that keeps the round's
 optimum), plus ``value_weight`` x the squared error of the value head against each
-game's outcome, Adam with a cosine decay from ``learning_rate`` to
-``final_learning_rate``. The first round's learner seat is the teacher (with ``explore``
-random moves); later rounds hand it to the network of the round before in
-``learner_share`` of the games. ``budget.total_timesteps`` counts labelled positions.
+game's outcome (the head reads the trunk's features without training them), Adam with
+a cosine decay from ``learning_rate`` to ``final_learning_rate``. The first round's
+learner seat is the teacher (with ``explore`` random moves); later rounds hand it to
+the network of the round before in ``learner_share`` of the games.
+``budget.total_timesteps`` counts labelled positions.
 
 The network plays alone: the teacher (and the solver behind it) labels data while
 training and is never called at play time. The run folder is the other JAX trainers'
@@ -45,12 +46,7 @@ import optax
 
 from moon_agents.input_features import network_input
 from moon_agents.training.imitation_data import Positions, RoundSpec, play_round
-from moon_agents.training.jax.network import (
-    ACTIVATION_FUNCTIONS,
-    PolicyValueNet,
-    net_description,
-    to_arrays,
-)
+from moon_agents.training.jax.network import PolicyValueNet, net_description, to_arrays
 
 Array = jax.Array
 
@@ -200,8 +196,5 @@ def _forward(net: PolicyValueNet, x: Array) -> tuple[Array, Array]:
     """``net`` on one input, its value head reading the trunk's features without
     training them (``stop_gradient``): the value target never pulls the policy's
     features away from the teacher's moves."""
-    act = ACTIVATION_FUNCTIONS[net.activation]
-    h = x
-    for layer in net.trunk:
-        h = act(layer(h))
+    h = net.features(x)
     return net.policy(h), jnp.tanh(net.value(jax.lax.stop_gradient(h))[0])

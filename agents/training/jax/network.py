@@ -35,8 +35,6 @@ Array = jax.Array
 
 _ACTIVATION = {"relu": jax.nn.relu, "tanh": jnp.tanh, "gelu": jax.nn.gelu, "silu": jax.nn.silu}
 assert set(_ACTIVATION) == set(ACTIVATIONS)
-ACTIVATION_FUNCTIONS = _ACTIVATION
-"""The activation functions by name, as the network applies them."""
 
 
 class PolicyValueNet(eqx.Module):
@@ -60,11 +58,16 @@ class PolicyValueNet(eqx.Module):
         self.value = eqx.nn.Linear(sizes[-1], 1, key=keys[-1])
         self.activation = activation
 
-    def __call__(self, obs: Array) -> tuple[Array, Array]:
+    def features(self, obs: Array) -> Array:
+        """The trunk's output for one flat observation (what both heads read)."""
         act = _ACTIVATION[self.activation]
         h = obs.reshape(-1).astype(jnp.float32)
         for layer in self.trunk:
             h = act(layer(h))
+        return h
+
+    def __call__(self, obs: Array) -> tuple[Array, Array]:
+        h = self.features(obs)
         return self.policy(h), jnp.tanh(self.value(h)[0])
 
 
