@@ -19,6 +19,10 @@ An agent spec is a string:
                                    ``GAME.npz`` (a JAX-trained network, loaded like
                                    ``az:PATH``) where there is one, else ``GAME.zip`` (see
                                    docs/ladder.md).
+* ``"trained:KEY=N"``              the network shipped for one variant of the game,
+                                   ``GAME_KEYN.npz``: Moonstar's ``trained:game=6`` and
+                                   ``trained:game=11`` (its Games 6 and 11); it brings those
+                                   parameters to the game like ``trained``.
 * ``"trained-ppo"``                the MaskablePPO policy shipped as ``GAME.zip``, loaded like
                                    ``ppo:PATH`` (the env parameters it was trained with are
                                    in ``GAME.zip.json`` beside it).
@@ -42,6 +46,7 @@ Every agent class is built as ``Cls(seed=..., name=...)`` and plays through
 from __future__ import annotations
 
 import importlib
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -95,9 +100,12 @@ def jax_heuristic_games() -> list[str]:
 
 
 def trained_model(game: str, kind: str = "trained") -> Path | None:
-    """The file of the shipped agent ``kind`` (``"trained"``: the ``.npz`` network where
-    there is one, else the ``.zip`` policy; ``"trained-ppo"``: the ``.zip``) of ``game``,
-    or None if the game has none."""
+    """The file of the shipped agent ``kind`` of ``game``, or None if the game has none:
+    ``"trained"``, the ``.npz`` network where there is one, else the ``.zip`` policy;
+    ``"trained-ppo"``, the ``.zip``; ``"trained:KEY=N"``, the variant's ``GAME_KEYN.npz``."""
+    if kind.startswith("trained:"):
+        path = TRAINED_DIR / f"{game}_{variant_suffix(kind)}.npz"
+        return path if path.is_file() else None
     suffixes = (".npz", ".zip") if kind == "trained" else (".zip",)
     for suffix in suffixes:
         path = TRAINED_DIR / f"{game}{suffix}"
@@ -106,10 +114,48 @@ def trained_model(game: str, kind: str = "trained") -> Path | None:
     return None
 
 
+_VARIANT_SPEC = re.compile(r"trained:([a-z][a-z_]{0,30})=(\d{1,4})")
+_VARIANT_FILE = re.compile(r"([a-z][a-z_]{0,30}?)(\d{1,4})")
+
+
+def variant_suffix(spec: str) -> str:
+    """``"trained:game=6"`` -> ``"game6"``, the file-name suffix of a variant's network;
+    a spec of another form is a :class:`ConfigError` naming the form."""
+    match = _VARIANT_SPEC.fullmatch(spec)
+    if match is None:
+        raise ConfigError(
+            f"agent {quote(spec)}: a shipped variant is written trained:KEY=N, for example "
+            "'trained:game=6' (KEY an env parameter, N a whole number)"
+        )
+    return match.group(1) + match.group(2)
+
+
+def trained_variants(game: str) -> list[str]:
+    """The ``trained:KEY=N`` specs of the variant networks shipped for ``game``."""
+    specs = []
+    for path in TRAINED_DIR.glob(f"{game}_*.npz"):
+        match = _VARIANT_FILE.fullmatch(path.stem[len(game) + 1 :])
+        if match is not None:
+            specs.append((match.group(1), int(match.group(2))))
+    return [f"trained:{key}={value}" for key, value in sorted(specs)]
+
+
+def shipped_games(suffixes: tuple[str, ...] = (".npz", ".zip")) -> list[str]:
+    """The games with a shipped agent file of one of ``suffixes`` (variants left out)."""
+    stems = {p.stem for s in suffixes for p in TRAINED_DIR.glob(f"*{s}")}
+    return sorted(s for s in stems if not any(s.startswith(f"{o}_") for o in stems))
+
+
+def is_shipped(spec: str) -> bool:
+    """Whether ``spec`` names a shipped agent: ``trained``, ``trained-ppo`` or
+    ``trained:KEY=N``."""
+    return spec in ("trained", "trained-ppo") or spec.startswith("trained:")
+
+
 def model_path(spec: str, game: str) -> Path | None:
     """The model file or folder a spec loads (``ppo:``, ``ppo-trusted:``, ``rllib:``,
     ``trained``), or None for agents without one."""
-    if spec in ("trained", "trained-ppo"):
+    if is_shipped(spec):
         return trained_model(game, spec)
     if spec.startswith(SPEC_PREFIXES):
         return Path(parse_spec(spec)[0])
@@ -135,7 +181,7 @@ def agent_names(game: str) -> list[str]:
         names.add("trained")
     if trained_model(game, "trained-ppo") is not None:
         names.add("trained-ppo")
-    return sorted(names)
+    return sorted(names) + trained_variants(game)
 
 
 def _load(path: str) -> type:
@@ -170,12 +216,14 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
         from moon_agents.net_agent import NetAgent
 
         return NetAgent.from_spec(spec, seed=seed, name=name or spec)
-    if spec in ("trained", "trained-ppo"):
+    if is_shipped(spec):
         path = trained_model(game, spec)
         if path is None:
-            have = sorted({p.stem for s in ("*.npz", "*.zip") for p in TRAINED_DIR.glob(s)})
+            have = shipped_games()
+            variants = trained_variants(game)
             raise ConfigError(
                 f"no {spec!r} agent is shipped for game {game!r}; games with one: {have}"
+                + (f"; variants of {game}: {variants}" if variants else "")
             )
         if path.suffix == ".npz":
             from moon_agents.net_agent import NetAgent

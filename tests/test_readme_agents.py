@@ -20,14 +20,18 @@ GAMES = {
 
 
 def _table_names() -> dict[str, set[str]]:
-    """Game name -> the plain agent names (no ``:``) the table gives for it; ``all`` rows
-    count for every game."""
+    """Game name -> the agent names the table gives for it: plain names (no ``:``) and
+    the shipped variants (``trained:KEY=N``); ``all`` rows count for every game."""
     text = README.read_text(encoding="utf-8")
     table = text.split("| name (CLI / configs) | agent | games |", 1)[1].split("\n\n", 1)[0]
     names: dict[str, set[str]] = {game: set() for game in GAMES.values()}
     for row in table.strip().splitlines()[1:]:
         first, *_, games = [cell.strip() for cell in row.strip("|").split(" | ")]
-        plain = {n for n in re.findall(r"`([^`]+)`", first) if ":" not in n}
+        plain = {
+            n
+            for n in re.findall(r"`([^`]+)`", first)
+            if ":" not in n or re.fullmatch(r"trained:\w+=\d+", n)
+        }
         targets = list(GAMES.values()) if games == "all" else [GAMES.get(games)]
         for game in targets:
             if game is not None:

@@ -33,7 +33,8 @@ the network's arrays as an argument: a game, every later game and every network 
 same architecture share one compile. With the same seed the agent plays the same moves.
 
 Spec: ``mctx:PATH[,simulations=N][,considered=M][,samples=K][,gumbel=G][,margin=S]``;
-``PATH`` may be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``). See
+``PATH`` may be ``trained`` (the game's shipped network, ``agents/trained/<game>.npz``) or
+``trained:KEY=N`` (a variant's, :mod:`moon_agents.zoo`). See
 :mod:`moon_agents.search.mctx_spec` for the ranges.
 """
 
@@ -112,15 +113,15 @@ class MctxAgent:
     ) -> MctxAgent:
         """The agent of an ``mctx:PATH[,...]`` spec for ``game`` (a ``GameSpec.name``)."""
         path, options = parse_mctx_spec(spec)
-        if path == "trained":
-            from moon_agents.net_weights import TRAINED_DIR
+        if path == "trained" or path.startswith("trained:"):
+            from moon_agents.zoo import shipped_games, trained_model, trained_variants
 
-            file = TRAINED_DIR / f"{game}.npz"
-            if not file.is_file():
-                have = sorted(p.stem for p in TRAINED_DIR.glob("*.npz"))
+            file = trained_model(game, path)
+            if file is None or file.suffix != ".npz":
+                have = shipped_games((".npz",))
                 raise ConfigError(
-                    f"agent spec {spec!r}: no shipped network for game {game!r}; games "
-                    f"with one: {have}"
+                    f"agent spec {spec!r}: no shipped network {path!r} for game {game!r}; "
+                    f"games with one: {have}; variants of {game}: {trained_variants(game)}"
                 )
             path = str(file)
         return cls(path, options, seed=seed, name=name or spec)
