@@ -21,7 +21,10 @@
   without bidding, it passes (taking the +20 for no bid) unless ``opt > 20``. Game 10: it
   challenges any high bid above ``opt`` (that bid cannot be made). Game 11: it backs
   "made" with its whole score when it is the bidder, "failed" with its whole score when
-  the bid exceeds ``opt``, and does not bet otherwise;
+  the bid exceeds ``opt``, and does not bet otherwise; ``oracle:back_made=true`` also
+  backs "made" with its whole score on another player's bid of at most ``opt`` (a bid
+  that can be made: worth it against a bidder who makes such bids, a loss against one
+  who does not);
 * *setup* (as organizer, to make the round hard so that nobody bids): planets evenly
   spaced round the ring, then each moon on the star where the dice reach the least planet
   value (with planets 3 stars apart and moons on planet stars, only 3s and 6s reach a
@@ -40,6 +43,7 @@ import numpy as np
 
 from moon_agents.base import AgentView, legal_actions
 from moon_envs.core.game import ConfigError
+from moon_envs.core.snapshot import quote
 from moon_envs.moonstar import solver
 from moon_envs.moonstar.rules import MoonstarGame, MoonstarState
 from moon_envs.moonstar.situation import landing_value
@@ -198,12 +202,31 @@ class MoonstarHeuristicAgent(_MoonstarAgent):
 class MoonstarOracleAgent(_MoonstarAgent):
     """Exact play and optimum-based bidding; see the module docstring."""
 
-    def __init__(self, seed: int | None = None, name: str = "oracle") -> None:
+    def __init__(
+        self, seed: int | None = None, name: str = "oracle", back_made: bool = False
+    ) -> None:
         super().__init__(seed, name)
+        self.back_made = back_made
         self._opt_key = None
         self._opt: solver.Solution | None = None
         self._plan: list[tuple[int, int, int]] = []  # (moon id, face, direction)
         self._plan_round: tuple[int, int] = (-1, -1)  # (round, moves made) it continues
+
+    @classmethod
+    def from_spec(
+        cls, text: str, seed: int | None = None, name: str | None = None
+    ) -> MoonstarOracleAgent:
+        """The agent of the zoo spec ``oracle:back_made=true`` (``text`` is what follows
+        ``oracle:``; ``back_made`` is ``true`` or ``false``). Anything else raises
+        :class:`ConfigError` naming the field and the allowed values."""
+        key, sep, raw = (x.strip() for x in text.partition("="))
+        if key != "back_made" or not sep:
+            raise ConfigError(
+                f"oracle parameter {quote(text)} must read back_made=true or back_made=false"
+            )
+        if raw not in ("true", "false"):
+            raise ConfigError(f"back_made={quote(raw)} is not allowed; allowed values: true, false")
+        return cls(seed=seed, name=name or f"oracle:{text}", back_made=raw == "true")
 
     def optimum(self, state: MoonstarState) -> solver.Solution:
         """The exact solution of the round from ``state`` (cached per position)."""
@@ -278,7 +301,7 @@ class MoonstarOracleAgent(_MoonstarAgent):
         opt = self.optimum(state).total
         if state.high_bid > opt:
             return g.bet_action(True, top)
-        return g.bet_action(False, 0)
+        return g.bet_action(False, top if self.back_made else 0)
 
     def _play(self, state: MoonstarState) -> int:
         g = state.game
