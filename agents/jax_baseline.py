@@ -1,7 +1,8 @@
 """The shipped trained networks as JAX functions, like ``pgx.make_baseline_model``.
 
 ``baseline(env_id)`` reads the network file of the game's shipped ``trained`` agent
-(``agents/trained/<game>.npz``, checked by :func:`moon_agents.net_weights.load_net`) and
+(``agents/trained/<game>.npz``, checked by :func:`moon_agents.net_weights.load_net`;
+``baseline(env_id, "trained:game=6")`` a variant's, see :mod:`moon_agents.zoo`) and
 returns a :class:`BaselineModel`: a pure, jittable function from observations of the JAX
 twin to ``(logits, value)``, the same numbers as :meth:`moon_agents.net_agent.NetAgent.evaluate`::
 
@@ -57,15 +58,25 @@ def list_baselines() -> list[str]:
     return sorted(e for e in mj.list_twins() if (TRAINED_DIR / f"{_game(e)}.npz").is_file())
 
 
-def baseline(env_id: str) -> BaselineModel:
-    """The shipped network of ``env_id``'s ``trained`` agent as a :class:`BaselineModel`.
-    An id without one is a :class:`~moon_envs.ConfigError` listing those with one."""
+def baseline(env_id: str, agent: str = "trained") -> BaselineModel:
+    """The shipped network of ``env_id``'s ``agent`` as a :class:`BaselineModel`:
+    ``"trained"``, or a variant's network, ``"trained:KEY=N"`` (Moonstar's
+    ``baseline("moonstar_v1", "trained:game=6")``, whose ``make_env()`` is Game 6). An id
+    or agent without one is a :class:`~moon_envs.ConfigError` listing those there are."""
+    from moon_agents.zoo import trained_model, trained_variants
+
     have = list_baselines()
     if env_id not in have:
         raise ConfigError(
             f"env_id={quote(env_id)} has no shipped network; ids with one: {have}"
         )
-    path = TRAINED_DIR / f"{_game(env_id)}.npz"
+    variants = trained_variants(_game(env_id))
+    if agent != "trained" and agent not in variants:
+        raise ConfigError(
+            f"agent={quote(agent)} has no shipped network for {env_id}; allowed: "
+            f"{['trained', *variants]}"
+        )
+    path = trained_model(_game(env_id), agent)
     arrays, description = load_net(path, expect={"env_id": env_id})
     return BaselineModel.from_arrays(arrays, description)
 

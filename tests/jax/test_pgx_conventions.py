@@ -282,6 +282,23 @@ def _python_positions(env_id, params, agent):
     return jnp.asarray(np.stack(observations)), jnp.asarray(np.stack(masks))
 
 
+def test_a_variant_baseline_is_its_network_on_its_game() -> None:
+    from moon_agents.zoo import trained_model
+
+    model = baseline("moonstar_v1", "trained:game=11")
+    assert model.game_config["game"] == 11 and model.make_env().config.game == 11
+    agent = NetAgent.load(trained_model("moonstar", "trained:game=11"))
+    observations, masks = _python_positions("moonstar_v1", model.game_config, agent)
+    logits, value = jax.jit(model)(observations, masks)
+    for row in (0, len(observations) // 2, len(observations) - 1):
+        obs, mask = np.asarray(observations[row]), np.asarray(masks[row])
+        want_logits, want_value = agent.evaluate(obs, mask)
+        np.testing.assert_allclose(logits[row], want_logits, rtol=1e-5, atol=1e-4)
+        assert abs(float(value[row]) - want_value) < 1e-5
+    with pytest.raises(ConfigError, match=r"agent='trained:game=7'.*allowed: \['trained', 'tr"):
+        baseline("moonstar_v1", "trained:game=7")
+
+
 def test_baseline_refuses_ids_and_shapes_it_cannot_serve() -> None:
     with pytest.raises(ConfigError, match=r"moonwakers_v1.*ids with one: \['jupiter_v0'"):
         baseline("moonwakers_v1")
