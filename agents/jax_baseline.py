@@ -63,7 +63,7 @@ def baseline(env_id: str, agent: str = "trained") -> BaselineModel:
     ``"trained"``, or a variant's network, ``"trained:KEY=N"`` (Moonstar's
     ``baseline("moonstar_v1", "trained:game=6")``, whose ``make_env()`` is Game 6). An id
     or agent without one is a :class:`~moon_envs.ConfigError` listing those there are."""
-    from moon_agents.zoo import trained_model, trained_variants
+    from moon_agents.shipped import trained_model, trained_variants
 
     have = list_baselines()
     if env_id not in have:

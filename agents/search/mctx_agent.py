@@ -114,7 +114,7 @@ class MctxAgent:
         """The agent of an ``mctx:PATH[,...]`` spec for ``game`` (a ``GameSpec.name``)."""
         path, options = parse_mctx_spec(spec)
         if path == "trained" or path.startswith("trained:"):
-            from moon_agents.zoo import shipped_games, trained_model, trained_variants
+            from moon_agents.shipped import shipped_games, trained_model, trained_variants
 
             file = trained_model(game, path)
             if file is None or file.suffix != ".npz":
