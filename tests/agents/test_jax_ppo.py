@@ -227,3 +227,29 @@ def test_heuristic_learner_seat_fixes_the_learner_seat_against_greedy() -> None:
     with pytest.raises(ConfigError, match=r"heuristic_learner_seat"):
         algo = {**HARVESTERS_ALGORITHM, "heuristic_fraction": 0.5, "heuristic_learner_seat": 2}
         parse_config({**TINY, "env": HARVESTERS, "algorithm": algo})
+
+
+def test_opening_plies_start_every_game_after_random_moves() -> None:
+    """``opening_plies``: every game starts after that many random legal moves: at the
+    start of the run, and when it restarts during a rollout, from its lane's opening of
+    that rollout; the openings differ from lane to lane."""
+    import jax
+
+    plies = 4
+    trainer = _harvesters_trainer(self_play_fraction=0.0, opening_plies=plies)
+    assert (np.asarray(trainer.games[0]._step_count) == plies).all()
+    key = jax.random.key(11)
+    args = (trainer.params, trainer.pool, jnp.int32(1), trainer.mix, trainer.games, key)
+    _, rec = trainer._play(*args)
+    bank = trainer._openings(jax.random.fold_in(key, 17))  # the rollout's openings
+    assert (np.asarray(bank._step_count) == plies).all()
+    boards = np.asarray(trainer._flat(bank))
+    assert len(np.unique(boards, axis=0)) > 32  # of 64 lanes
+    ended, obs = np.asarray(rec["ended"]), np.asarray(rec["obs"])
+    restarts = [(t, lane) for t, lane in zip(*np.nonzero(ended[:-1]))]
+    assert len(restarts) > 20
+    for t, lane in restarts:  # the next decision of that lane is its opening's
+        np.testing.assert_array_equal(obs[t + 1, lane], boards[lane])
+    with pytest.raises(ConfigError, match=r"opening_plies"):
+        algo = {**HARVESTERS_ALGORITHM, "opening_plies": 33}
+        parse_config({**TINY, "env": HARVESTERS, "algorithm": algo})

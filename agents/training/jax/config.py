@@ -35,6 +35,9 @@ from moon_agents.training.sections import (
 )
 from moon_envs.core.game import ConfigError
 
+MAX_OPENING_PLIES = 32
+"""The largest ``algorithm.opening_plies`` (``jax_ppo``; see its ``openings`` module)."""
+
 ALGORITHM_NAMES = ("alphazero", "jax_ppo", "imitation")
 MAX_DEVICES = 4096
 """The largest ``algorithm.devices`` a config may name."""
@@ -145,6 +148,13 @@ class JaxPPOConfig(_NetworkFields):
         False,
         description="with opponent_net: the frozen network plays its most probable legal "
         "action, as the az: agent does in the Python env, instead of a sample of its policy",
+    )
+    opening_plies: int = Field(
+        0,
+        ge=0,
+        le=MAX_OPENING_PLIES,
+        description="uniformly random legal moves that start every game (0: the standard "
+        "start); a move that would end a game is not played",
     )
     heuristic_learner_seat: int | None = Field(
         None,

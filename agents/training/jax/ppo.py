@@ -61,6 +61,7 @@ import optax
 
 from moon_agents.training.jax.alphazero import NEG, select_games
 from moon_agents.training.jax.devices import Devices
+from moon_agents.training.jax.openings import random_opening
 from moon_agents.training.jax.network import (
     PolicyValueNet,
     batched,
@@ -205,14 +206,25 @@ class JaxPPO:
 
     # ---- self-play ------------------------------------------------------------------------
     def _start(
-        self, key: Array, fresh: Array, pool_len: Array, mix: dict[str, Array], games: Any = None
+        self,
+        key: Array,
+        fresh: Array,
+        pool_len: Array,
+        mix: dict[str, Array],
+        games: Any = None,
+        bank: Any = None,
     ) -> Any:
         """New games (state, learner seat, self-play flag, snapshot index, heuristic flag)
         where ``fresh``, ``games`` elsewhere; ``mix`` holds the shares of self-play and
-        heuristic games and the learner's seat against the heuristic (-1: drawn)."""
+        heuristic games and the learner's seat against the heuristic (-1: drawn). With
+        ``opening_plies``, a new game starts from its lane's state in ``bank`` (the
+        rollout's openings; drawn here when None)."""
         n = self.num_envs
         k_init, k_seat, k_self, k_opp = jax.random.split(key, 4)
-        states = jax.vmap(self.twin.init)(jax.random.split(k_init, n))
+        if self.cfg.opening_plies:  # each lane's opening of the rollout (openings.py)
+            states = self._openings(jax.random.fold_in(key, 17)) if bank is None else bank
+        else:
+            states = jax.vmap(self.twin.init)(jax.random.split(k_init, n))
         seat = jax.random.randint(k_seat, (n,), 0, 2)
         self_play = jax.random.uniform(k_self, (n,)) < mix["self_play_fraction"]
         opponent = jax.random.randint(k_opp, (n,), 0, pool_len)
@@ -224,6 +236,12 @@ class JaxPPO:
             seat = jnp.where(heuristic & (fixed_seat >= 0), fixed_seat, seat)
         new = (states, seat, self_play, opponent, heuristic)
         return new if games is None else select_games(fresh, new, games)
+
+    def _openings(self, key: Any) -> Any:
+        """One random opening per lane (``opening_plies`` random legal moves)."""
+        k_init, k_open = jax.random.split(key)
+        states = jax.vmap(self.twin.init)(jax.random.split(k_init, self.num_envs))
+        return random_opening(self.twin, states, self.cfg.opening_plies, k_open)
 
     def _margin_change(self, before: Any, after: Any, mover: Array) -> Array:
         """Per game: the change of the mover's score minus the others' mean score."""
@@ -245,6 +263,7 @@ class JaxPPO:
         self, params: Any, pool: Any, pool_len: Array, mix: dict[str, Array], games: Any, key: Array
     ) -> tuple[Any, dict[str, Array]]:
         net = self.net(params)
+        bank = self._openings(jax.random.fold_in(key, 17)) if self.cfg.opening_plies else None
 
         def one(games: Any, key: Array) -> tuple[Any, dict[str, Array]]:
             states, seat, self_play, opponent, heuristic = games
@@ -286,7 +305,12 @@ class JaxPPO:
                 "outcome": outcome,
             }
             games = self._start(
-                k_start, nxt.terminated, pool_len, mix, (nxt, seat, self_play, opponent, heuristic)
+                k_start,
+                nxt.terminated,
+                pool_len,
+                mix,
+                (nxt, seat, self_play, opponent, heuristic),
+                bank,
             )
             return self.devices.constrain(games), record
 
