@@ -21,6 +21,7 @@ import jax.numpy as jnp
 
 from moon_agents.training.jax.alphazero import select_games
 
+
 def random_opening(twin: Any, states: Any, plies: int, key: jax.Array) -> Any:
     """``states`` (a batch) after ``plies`` uniformly random legal moves each; a move that
     would end a game is not played (that game keeps its position)."""
