@@ -37,9 +37,10 @@ shrunk, the same command with smaller budgets:
 * ``moon_agents.benchmarks.moonstar_rounds``: ``--games 2``;
 * ``moon_agents.benchmarks.engine_breakdown``: the envs it names (Jupiter when none),
   ``--decisions 30 --repeats 1``;
-* ``moon_agents.benchmarks.rllib_sampling``: ``--seconds 0.2`` and only the first of the listed
-  runner and env counts (1 each where none is listed), SB3 rollouts of 2 envs x 64 steps and
-  RLlib samples of 64 timesteps, run once per distinct shrunk setting; with ``--address``
+* ``moon_agents.benchmarks.rllib_sampling``: ``--seconds 0.2``, ``--runners 0`` (the
+  driver samples) and only the first of the listed env counts (1 where none is listed),
+  SB3 rollouts of 2 envs x 64 steps and RLlib samples of 64 timesteps, run once per
+  distinct shrunk setting; with ``--address``
   (joining a running Ray cluster) it is skipped, as no cluster runs here.
 
 Every command must exit with status 0; a benchmark module the docs show without a
@@ -383,6 +384,9 @@ def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) ->
             if flag not in argv:
                 argv += [flag, value]  # the defaults are several
         argv[argv.index("--seconds") + 1] = "0.2"
+        # in the driver: starting a sampling process took 20-100 s of a loaded CI machine;
+        # tests/rllib/test_train.py samples with a remote env runner
+        argv[argv.index("--runners") + 1] = "0"
         bench = importlib.import_module(module)
         for name, value in (("SB3_ENVS", 2), ("SB3_STEPS", 64), ("RLLIB_CHUNK", 64)):
             monkeypatch.setattr(bench, name, value)  # one small rollout and sample each

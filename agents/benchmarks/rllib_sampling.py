@@ -11,7 +11,8 @@ count, so the figures compare like with like:
 * ``sb3``: the SB3 trainer's ``DummyVecEnv`` of ``n_envs`` envs in one process, timed
   over ``MaskablePPO.collect_rollouts`` (sampling only);
 * ``rllib-NxK``: ``N`` RLlib env runners of ``K`` envs each sampling in parallel
-  (``EnvRunner.sample``), timed from the driver, on a local Ray with ``N + 1`` CPUs.
+  (``EnvRunner.sample``), timed from the driver, on a local Ray with ``N + 1`` CPUs;
+  ``N = 0`` samples with the driver's own env runner (no sampling process).
 
 Ratios are to ``sb3`` measured in the same run (the machine may be shared). On a cluster,
 ``--address auto`` joins it and ``--runners 1 8 32`` shows how sampling scales there.
@@ -95,10 +96,11 @@ def bench_rllib(
         return sum(len(e) for e in episodes)
 
     group = algo.env_runner_group
-    group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
+    local = runners == 0  # no sampling process: the driver's own env runner samples
+    group.foreach_env_runner(sample, local_env_runner=local)  # warm-up
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        steps += sum(group.foreach_env_runner(sample, local_env_runner=False))
+        steps += sum(group.foreach_env_runner(sample, local_env_runner=local))
     rate = steps / (time.perf_counter() - start)
     algo.stop()
     if started:
@@ -111,7 +113,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--env", default="jupiter_v0")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--runners", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--runners", type=int, nargs="+", default=[1, 2], help="0: sample in the driver"
+    )
     parser.add_argument("--envs-per-runner", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--address", default=None, help='join a cluster ("auto" or address)')
     return parser.parse_args(argv)

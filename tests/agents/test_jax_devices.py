@@ -242,8 +242,10 @@ def test_one_device_gives_the_numbers_of_the_trainer_before_the_split(
     one = first_iteration(tiny_config(algo, 2, None, str(tmp_path)))
     old = OLD_ONE_DEVICE[algo]
     assert one["decisions"] == old["decisions"]
+    # the losses are means of float32 terms that nearly cancel (a policy loss of -0.002):
+    # their last digits move with the XLA build's summation order, the weights' do not
     for key, value in old["stats"].items():
-        assert _close(one["stats"][key], value, 1e-6), (key, one["stats"][key], value)
+        assert _close(one["stats"][key], value, 1e-4), (key, one["stats"][key], value)
     assert _close(one["params"]["sum"], old["params"]["sum"], 1e-6)
     assert np.allclose(one["params"]["first"], old["params"]["first"], rtol=1e-6, atol=1e-8)
     assert _close(one["opt_state"], old["opt_state"], 1e-6)
