@@ -42,6 +42,7 @@ STATE_FORMAT = 1
 RESUMABLE_FIELDS = (
     "budget.total_timesteps",
     "budget.wall_clock_minutes",
+    "budget.stop_at_timesteps",
     "output.dir",
     "output.run_name",
     "output.overwrite",

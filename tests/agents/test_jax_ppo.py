@@ -80,6 +80,35 @@ def test_same_seed_same_metrics(first_run: Any, tmp_path: Path) -> None:
     assert len(json.loads((second.run_dir / "metrics.json").read_text())) == 3
 
 
+def test_stop_at_timesteps_is_the_start_of_the_longer_run(first_run: Any, tmp_path: Path) -> None:
+    """``budget.stop_at_timesteps`` stops the run with the schedule of ``total_timesteps``:
+    its rows and weights are the longer run's at that point (a shorter total would decay
+    the learning rate sooner and give other weights)."""
+    from moon_agents.net_weights import load_net
+    from moon_agents.training.train import train
+
+    half = TINY["eval"]["every_timesteps"]
+    config = parse_config(
+        {
+            **TINY,
+            "budget": {**TINY["budget"], "stop_at_timesteps": half},
+            "output": {"dir": str(tmp_path), "progress_bar": False, "plot": False},
+        }
+    )
+    stopped = train(config, progress=False)
+    assert stopped.timesteps == half
+    rows = (stopped.run_dir / "metrics.csv").read_text().splitlines()
+    assert rows == (first_run.run_dir / "metrics.csv").read_text().splitlines()[: len(rows)]
+    assert len(rows) == 1 + 2  # the header, decisions 0 and half
+    ours, _ = load_net(stopped.model_path)
+    theirs, _ = load_net(first_run.run_dir / "checkpoints" / f"step_{half}.npz")
+    assert ours.keys() == theirs.keys()
+    for name in ours:
+        np.testing.assert_array_equal(ours[name], theirs[name])
+    with pytest.raises(ConfigError, match=r"budget\.stop_at_timesteps: 70000 must be at most"):
+        parse_config({**TINY, "budget": {**TINY["budget"], "stop_at_timesteps": 70000}})
+
+
 def test_minibatches_must_divide_the_window() -> None:
     bad = {**TINY, "algorithm": {**TINY["algorithm"], "num_minibatches": 3}}
     with pytest.raises(ConfigError, match=r"algorithm\.num_minibatches: 3 does not divide"):

@@ -26,6 +26,7 @@ from pydantic import Field, field_validator, model_validator
 from moon_agents.net_weights import ACTIVATIONS
 from moon_agents.training.sections import (
     MAX_LAYERS,
+    MAX_TIMESTEPS,
     BudgetConfig,
     EnvConfig,
     EvalConfig,
@@ -247,6 +248,29 @@ AlgorithmSection = Annotated[
 ]
 
 
+class JaxBudgetConfig(BudgetConfig):
+    """The JAX trainers' budget: the SB3 trainer's, and a stop before the schedule's end."""
+
+    stop_at_timesteps: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_TIMESTEPS,
+        description="stop once this many decisions are made, while the learning-rate "
+        "schedule still spans total_timesteps: the run is the start of the longer one, "
+        "decision for decision; null: at total_timesteps",
+    )
+
+    @model_validator(mode="after")
+    def _stop_within_the_schedule(self) -> JaxBudgetConfig:
+        stop, total = self.stop_at_timesteps, self.total_timesteps
+        if stop is not None and (total is None or stop > total):
+            raise ValueError(
+                f"stop_at_timesteps: {stop} must be at most budget.total_timesteps "
+                f"({total}), which the learning-rate schedule spans; allowed: 1..{total}"
+            )
+        return self
+
+
 class JaxExperimentConfig(_Section):
     """A training experiment on a JAX twin; see the module docstring."""
 
@@ -254,7 +278,7 @@ class JaxExperimentConfig(_Section):
     seed: int = Field(0, ge=0, le=2**31 - 1)
     env: EnvConfig = Field(default_factory=EnvConfig)
     algorithm: AlgorithmSection
-    budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    budget: JaxBudgetConfig = Field(default_factory=JaxBudgetConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
     export: Literal["best", "last"] = Field(

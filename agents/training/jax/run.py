@@ -9,7 +9,8 @@
 
 The trainer (:class:`~moon_agents.training.jax.alphazero.AlphaZero` or
 :class:`~moon_agents.training.jax.ppo.JaxPPO`) runs iterations until
-``budget.total_timesteps`` self-play decisions or ``budget.wall_clock_minutes``. Every
+``budget.total_timesteps`` self-play decisions (``budget.stop_at_timesteps``, when set:
+the schedules still span the total) or ``budget.wall_clock_minutes``. Every
 ``eval.every_timesteps`` decisions (and at the end) the current network plays
 ``eval.games`` games in the Python env against each of ``eval.opponents`` (seats
 rotated, the run's evaluation seed) and a metrics row is added.
@@ -116,7 +117,7 @@ def train_jax(
     init_from = config.algorithm.init_from
     started = {} if init_from is None else {"init_from": init_from}
 
-    budget = config.budget.total_timesteps or 2**62
+    budget = config.budget.stop_at_timesteps or config.budget.total_timesteps or 2**62
     minutes = config.budget.wall_clock_minutes
     every = config.eval.every_timesteps or math.inf
     metrics: list[dict[str, Any]] = loop["metrics"]
