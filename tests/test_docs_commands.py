@@ -222,6 +222,10 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             config["eval"]["opponents"] = config["eval"]["opponents"][:1]
         else:
             _set_deep(config, SHRUNK_RLLIB if rllib else SHRUNK_TRAINING)
+        start = config.get("algorithm", {}).get("init_from") or ""
+        m = re.match(r"runs/(\w+?)_seed(\d+)/(model\.npz)$", start)
+        if m:  # a config chain: it starts from another config's run, trained shrunk first
+            config["algorithm"]["init_from"] = str(_trained(*m.groups()[:2], tmp, m.group(3)))
         small = tmp / "configs" / path.name
         small.parent.mkdir(parents=True, exist_ok=True)
         small.write_text(yaml.safe_dump(config))

@@ -146,8 +146,18 @@ def test_a_missing_or_foreign_file_is_refused(tmp_path: Path) -> None:
 
     twin = mj.make(ENV["id"], **ENV["params"])
     missing = _config(tmp_path, init_from=str(tmp_path / "nope.npz"))
-    with pytest.raises(ConfigError, match=r"^algorithm.init_from: .*does not exist"):
+    with pytest.raises(ConfigError, match=r"^algorithm.init_from: .*does not exist$"):
         _trainer(missing, twin)
+    chained = _config(
+        tmp_path, init_from=str(tmp_path / "runs" / "earlier_run_seed4" / "model.npz")
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"does not exist; it is what a run of the config "
+        r"named 'earlier_run' \(seed 4\) writes: train that first, e\.g\. "
+        r"`moon-envs train configs/earlier_run\.yaml`$",
+    ):
+        _trainer(chained, twin)
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip")
     with pytest.raises(ConfigError, match=r"^algorithm.init_from: "):

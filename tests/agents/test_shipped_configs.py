@@ -6,6 +6,7 @@ sizes; each config trains once per test session."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,18 @@ def _network_matches_the_ladder(network: Path, env_id: str, plan) -> None:
     config = make(env_id, **plan.env_params).game.config
     assert description["env_id"] == env_id
     assert description["game_config"] == json.loads(json.dumps(dataclasses.asdict(config)))
-    algorithm = description["algorithm"]
-    cfg = load_config(ROOT / "configs" / f"{network.stem}_{algorithm}.yaml")
+    # the config that made it: same trainer, started from the file the network names
+    started = description.get("training", {}).get("init_from")
+    jax_configs = [p for p in SHIPPED if p.stem.startswith(f"{network.stem}_")]
+    makers = [c for c in map(load_config, jax_configs) if c.algorithm.name != "maskable_ppo"]
+    makers = [
+        c
+        for c in makers
+        if c.algorithm.name == description["algorithm"] and c.algorithm.init_from == started
+    ]
+    assert len(makers) == 1, (network, started, [c.name for c in makers])
+    cfg = makers[0]
     assert cfg.env.id == env_id and cfg.algorithm.hidden == description["hidden"]
+    chain = re.match(r"runs/(\w+?)_seed(\d+)/model\.npz$", started or "")
+    if chain:  # the last run of a chain: the run it starts from is a shipped config's
+        assert (ROOT / "configs" / f"{chain.group(1)}.yaml").is_file(), started

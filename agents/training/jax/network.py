@@ -20,6 +20,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
+from pathlib import Path
 from typing import Any
 
 import equinox as eqx
@@ -239,7 +241,15 @@ def _network_file_arrays(path: str, wanted: dict[str, Any]) -> dict[str, np.ndar
     try:
         arrays, found = load_net(path)
     except ConfigError as exc:
-        raise ConfigError(f"algorithm.init_from: {exc}") from None
+        chain = re.search(r"(?:^|/)runs/(\w+?)_seed(\d+)/[^/]+$", path)
+        hint = ""
+        if chain and not Path(path).exists():  # a config chain whose earlier run is missing
+            name, seed = chain.groups()
+            hint = (
+                f"; it is what a run of the config named {name!r} (seed {seed}) writes: "
+                f"train that first, e.g. `moon-envs train configs/{name}.yaml`"
+            )
+        raise ConfigError(f"algorithm.init_from: {exc}{hint}") from None
     for field in _MATCHED:
         if found.get(field) != wanted.get(field):
             raise ConfigError(
