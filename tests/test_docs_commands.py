@@ -220,6 +220,8 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
             _set_deep(config, SHRUNK_JAX_COMMON)
             _set_deep(config, SHRUNK_JAX[algorithm])
             config["eval"]["opponents"] = config["eval"]["opponents"][:1]
+            if config["budget"].get("stop_at_timesteps"):  # within the shrunk budget
+                config["budget"]["stop_at_timesteps"] = 16
         else:
             _set_deep(config, SHRUNK_RLLIB if rllib else SHRUNK_TRAINING)
         start = config.get("algorithm", {}).get("init_from") or ""

@@ -102,6 +102,7 @@ def _train_jax_config_shrunk(path: Path, cfg, tmp_path: Path) -> None:
         {
             **sizes,
             "budget.total_timesteps": 32,
+            "budget.stop_at_timesteps": 16 if cfg.budget.stop_at_timesteps else None,
             "eval.every_timesteps": 0,
             "eval.games": 2,
             "eval.opponents": cfg.eval.opponents[:1],
