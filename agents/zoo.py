@@ -14,7 +14,8 @@ An agent spec is a string:
                                    without unpickling.
 * ``"az:PATH"`` / ``"jppo:PATH"``    a network trained on a JAX twin (``alphazero`` or
                                    ``jax_ppo``; ``moon_agents.net_agent``), played with numpy
-                                   alone; ``az:PATH,simulations=N`` adds a search guided by it.
+                                   alone; ``az:PATH,simulations=N`` adds a search guided by it
+                                   (``az:trained,...``: the game's shipped network).
 * ``"trained"``                    the agent shipped for the game in ``agents/trained/``:
                                    ``GAME.npz`` (a JAX-trained network, loaded like
                                    ``az:PATH``) where there is one, else ``GAME.zip`` (see
@@ -103,13 +104,30 @@ def jax_heuristic_games() -> list[str]:
     return sorted(_ON_TWIN)
 
 
+def shipped_network_spec(spec: str, game: str) -> str:
+    """``az:trained,simulations=N`` -> the same spec with the path of the network shipped
+    for ``game`` (``agents/trained/GAME.npz``); any other spec unchanged."""
+    path, _ = parse_spec(spec)
+    if path != "trained":
+        return spec
+    model = trained_model(game)
+    if model is None or model.suffix != ".npz":
+        have = [g for g in shipped_games() if (trained_model(g) or Path()).suffix == ".npz"]
+        raise ConfigError(
+            f"agent {quote(spec)}: no network is shipped for game {game!r}; "
+            f"games with one: {have}"
+        )
+    prefix, _, rest = spec.partition(":")
+    return f"{prefix}:{model}{rest[len(path):]}"
+
+
 def model_path(spec: str, game: str) -> Path | None:
     """The model file or folder a spec loads (``ppo:``, ``ppo-trusted:``, ``rllib:``,
     ``trained``), or None for agents without one."""
     if is_shipped(spec):
         return trained_model(game, spec)
     if spec.startswith(SPEC_PREFIXES):
-        return Path(parse_spec(spec)[0])
+        return Path(parse_spec(shipped_network_spec(spec, game))[0])
     if spec.startswith("mctx:"):
         from moon_agents.search.mctx_spec import parse_mctx_spec
 
@@ -166,7 +184,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, name: str | None =
     if spec.startswith(SPEC_PREFIXES):
         from moon_agents.net_agent import NetAgent
 
-        return NetAgent.from_spec(spec, seed=seed, name=name or spec)
+        return NetAgent.from_spec(shipped_network_spec(spec, game), seed=seed, name=name or spec)
     if is_shipped(spec):
         path = trained_model(game, spec)
         if path is None:

@@ -106,3 +106,14 @@ def test_each_variant_comes_from_a_shipped_config(game: str, spec: str) -> None:
         cfg = load_config(path)
         matches.append((cfg.algorithm.name, list(cfg.algorithm.hidden)))
     assert (description["algorithm"], description["hidden"]) in matches, matches
+
+
+def test_az_trained_is_the_shipped_network_with_a_search() -> None:
+    """``az:trained,simulations=N``: the game's shipped network with PUCT search at play
+    time; the ladder cache hashes that file; a game without a network is refused."""
+    agent = make_agent("az:trained,simulations=8,c=2", "jupiter", seed=0)
+    assert agent.simulations == 8 and agent.name == "az:trained,simulations=8,c=2"
+    assert model_path("az:trained,simulations=8", "jupiter") == trained_model("jupiter")
+    assert model_path("az:PATH.npz", "jupiter").name == "PATH.npz"  # other paths unchanged
+    with pytest.raises(ConfigError, match=r"no network is shipped for game 'moonwakers'; "):
+        make_agent("az:trained", "moonwakers")
