@@ -25,6 +25,9 @@ import json
 import time
 from typing import Any
 
+from moon_agents.cli.ranges import MAX_SECONDS, PositiveNumber, WholeNumber
+from moon_agents.cli.usage import UsageError
+
 PARAMS = {"num_players": 2}
 SB3_ENVS = 8
 """Envs of the SB3 trainer's ``DummyVecEnv``."""
@@ -112,17 +115,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line's settings (``--help`` lists them)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--env", default="jupiter_v0")
-    parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument(
-        "--runners", type=int, nargs="+", default=[1, 2], help="0: sample in the driver"
+        "--seconds", type=PositiveNumber("--seconds", MAX_SECONDS), default=20.0
     )
-    parser.add_argument("--envs-per-runner", type=int, nargs="+", default=[1, 8])
+    parser.add_argument(
+        "--runners",
+        type=WholeNumber("--runners", (0, 1024)),
+        nargs="+",
+        default=[1, 2],
+        help="0..1024 each; 0: sample in the driver",
+    )
+    parser.add_argument(
+        "--envs-per-runner",
+        type=WholeNumber("--envs-per-runner", (1, 1024)),
+        nargs="+",
+        default=[1, 8],
+    )
     parser.add_argument("--address", default=None, help='join a cluster ("auto" or address)')
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
-    args = parse_args(argv)
+    try:
+        args = parse_args(argv)
+    except UsageError as exc:  # one line naming the flag and its range, before any sampling
+        raise SystemExit(f"rllib_sampling: {exc}") from None
     rates = {"sb3": bench_sb3(args.env, args.seconds)}
     for n in args.runners:
         for k in args.envs_per_runner:

@@ -269,3 +269,19 @@ def test_games_without_seed_differ() -> None:
 def test_seed_has_help() -> None:
     seed = next(a for c, a in numeric_flags() if c == "play" and a.dest == "seed")
     assert seed.default is None and "replay" in (seed.help or "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["--runners", "-1"], "--runners -1: out of range; allowed: 0..1024"),
+        (["--envs-per-runner", "0"], "--envs-per-runner 0: out of range; allowed: 1..1024"),
+        (["--seconds", "nan"], "--seconds nan: out of range"),
+    ],
+)
+def test_rllib_sampling_refuses_out_of_range_flags_before_sampling(argv, line) -> None:
+    from moon_agents.benchmarks import rllib_sampling
+
+    with pytest.raises(SystemExit) as stop:
+        rllib_sampling.main(argv)
+    assert str(stop.value).startswith(f"rllib_sampling: {line}")
