@@ -53,7 +53,7 @@ class GreedyOnTwin:
 
     def _reach(self, x: Any) -> Array:
         """float ``[cells, kinds]``: still-fitting placements of each kind covering each cell."""
-        per_kind = board.by_kind(self.t, x.free)
+        per_kind = board.anchors(self.t, x.board)
         fits = jax.vmap(lambda words: board.unpack_placements(self.t, words))(per_kind)
         return jnp.einsum("kp,kpc->ck", fits.astype(jnp.float32), self.cover)
 
@@ -76,7 +76,7 @@ class GreedyOnTwin:
         zeros_auction = jnp.zeros(t.kinds + 1, jnp.float32)
         auction = jnp.concatenate([jnp.asarray(self.auction_rank), jnp.full(1, -1.0)])
         own_cover = jnp.einsum("k,kpc->pc", own_pick.astype(jnp.float32), self.cover)
-        gains = own_cover @ x.deposit.astype(jnp.float32)
+        gains = own_cover @ board.board_cells(t, x.board)[2].astype(jnp.float32)
         closed = own_cover @ (opp_reach - own_reach)
         phase = x.phase
         primary = jnp.concatenate(

@@ -137,21 +137,23 @@ def test_what_cannot_convert_is_refused_naming_it(env) -> None:
         from_python(env, mj.make("moon_harvesters_v0").game.new_initial_state())
 
 
-def test_free_words_are_stored_flat_and_match_the_board(env, twin_games):
-    """The twin keeps its "still fits" words as one flat vector per position (cheaper to
-    select and copy under ``vmap`` than ``[kinds, 8, rows]``), and per kind they are the
-    words recomputed from that position's board, in every state of the games."""
+def test_board_words_hold_the_cells_once(env, twin_games):
+    """In every state of the games the board's row words set no bit past the grid's
+    columns, no cell belongs to two seats, and packing the cells they spell gives the
+    words back."""
     from moon_envs.jax.moon_harvesters import board
 
     t = env.tables
-    x = twin_games[0]._x
-    assert x.free.shape == (2, PLIES, t.kinds * 8 * t.rows)
+    words = np.asarray(twin_games[0]._x.board).reshape(-1, t.n + 2, t.rows)
+    assert words.shape[0] == 2 * PLIES
+    assert not (words & np.uint32(t.high_bits)).any()
+    seats = words[:, : t.n]
+    assert seats.any() and words[:, t.n + 1].any()  # harvesters and deposits were placed
+    assert (np.bitwise_or.reduce(seats, axis=1) == seats.sum(axis=1, dtype=np.uint64)).all()
 
     @jax.jit
     @jax.vmap
-    def recomputed(owner, crater):
-        return board.free_anchors(t, board.blocked_words(t, owner, crater))
+    def repacked(w):
+        return board.pack_board(t, *board.board_cells(t, w))
 
-    owner, crater = x.owner.reshape(-1, t.cells), x.crater.reshape(-1, t.cells)
-    stored = board.by_kind(t, x.free.reshape(-1, x.free.shape[-1]))
-    np.testing.assert_array_equal(np.asarray(stored), np.asarray(recomputed(owner, crater)))
+    np.testing.assert_array_equal(np.asarray(repacked(words)), words)

@@ -133,7 +133,8 @@ def test_bitboard_placements_match_the_python_footprints(params: dict) -> None:
 
     @jax.jit
     def placements(owner, crater):
-        free = board.free_anchors(t, board.blocked_words(t, owner, crater))
+        words = board.pack_board(t, owner, crater, jnp.zeros_like(crater))
+        free = board.anchors(t, words)
         masks = [board.unpack_placements(t, free[k]) for k in range(t.kinds)]
         return jnp.stack(masks), board.kinds_that_fit(free), free
 
@@ -145,13 +146,31 @@ def test_bitboard_placements_match_the_python_footprints(params: dict) -> None:
         fits[fp.cover[np.flatnonzero(blocked)]] = False
         got, fit_any, free = placements(owner, crater)
         if density == 0.0:  # the first state's words, packed in numpy from the footprints
-            np.testing.assert_array_equal(
-                np.asarray(free), board.empty_board_words(t, fp.in_bounds)
-            )
+            exists = fp.in_bounds[: t.kinds * per_kind].reshape(t.kinds, 8, t.rows, t.cols)
+            weights = np.uint32(1) << np.arange(t.cols, dtype=np.uint32)
+            packed = (exists.astype(np.uint32) * weights).sum(axis=-1, dtype=np.uint32)
+            np.testing.assert_array_equal(np.asarray(free), packed)
         for k in range(t.kinds):
             expected = fits[k * per_kind : (k + 1) * per_kind]
             np.testing.assert_array_equal(np.asarray(got[k]), expected)
             assert bool(fit_any[k]) == bool(expected.any())
+
+
+@pytest.mark.parametrize("width", [3, 7, 12, 16])
+def test_bit_streams_unpack_as_the_words_joined(width: int) -> None:
+    """The mask and the view unpack row words through 16-bit chunks of their stream; the
+    bits equal the words unpacked one by one and joined, after any leading bits."""
+    rng = np.random.default_rng(width)
+    for words, lead in ((1, 0), (37, 3), (120, 9), (50, 16), (13, 21)):
+        w = rng.integers(0, 1 << width, words).astype(np.uint32)
+        first = rng.random(lead) < 0.5
+        joined = [(w[i] >> np.arange(width)) & 1 for i in range(words)]
+        expected = np.concatenate([first, *[bits.astype(bool) for bits in joined]])
+        stream = board.after_bits(jnp.asarray(first), board.chunks_of(jnp.asarray(w), width))
+        got = np.asarray(board.unpack_chunks(stream, expected.size))
+        np.testing.assert_array_equal(got, expected)
+        wider = np.asarray(board.unpack_chunks(stream, expected.size + 40))
+        assert not wider[expected.size :].any()
 
 
 def test_covered_cells() -> None:

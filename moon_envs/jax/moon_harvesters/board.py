@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from moon_envs.jax.jupiter_arrays import computed_once
 from moon_envs.jax.moon_harvesters.tables import HarvesterTables
 from moon_envs.moon_harvesters.shapes import MAX_ORIENTATIONS
 
@@ -24,18 +25,78 @@ Array = jax.Array
 _ALL = np.uint32(0xFFFFFFFF)
 
 
-def blocked_words(t: HarvesterTables, owner: Array, crater: Array) -> Array:
-    """uint32 ``[rows + tail]``: the blocked cells as row words (harvesters, and craters
-    with ``craters_block``), every bit at or beyond ``cols`` set, then ``tail`` all-ones
-    rows."""
-    blocked = owner >= 0
+def blocked_words(t: HarvesterTables, words: Array) -> Array:
+    """uint32 ``[rows + tail]``: the blocked cells of a board (``words``, as
+    :class:`~moon_envs.jax.moon_harvesters.position.HarvestersX` stores it: harvesters,
+    and craters with ``craters_block``) as row words, every bit at or beyond ``cols`` set,
+    then ``tail`` all-ones rows."""
+    blocked = owned_words(t, words)
     if t.craters_block:
-        blocked = blocked | crater
-    bits = blocked.reshape(t.rows, t.cols).astype(jnp.uint32)
-    bits = bits << jnp.arange(t.cols, dtype=jnp.uint32)
-    words = jnp.sum(bits, axis=1, dtype=jnp.uint32) | np.uint32(t.high_bits)
+        blocked = blocked | words[t.n]
     tail = np.full(t.tail, _ALL, np.uint32)
-    return jnp.concatenate([words, tail])
+    return jnp.concatenate([blocked | np.uint32(t.high_bits), tail])
+
+
+def owned_words(t: HarvesterTables, words: Array) -> Array:
+    """uint32 ``[rows]``: the cells some harvester covers."""
+    owned = words[0]
+    for seat in range(1, t.n):
+        owned = owned | words[seat]
+    return owned
+
+
+def deposit_room(t: HarvesterTables, words: Array) -> Array:
+    """uint32 ``[rows]``: where a deposit may go (no harvester, no deposit and, with
+    ``craters_block_deposits``, no crater); the engine's ``free_cells()``."""
+    taken = owned_words(t, words) | words[t.n + 1]
+    if t.craters_block_deposits:
+        taken = taken | words[t.n]
+    return ~taken & np.uint32(t.col_mask)
+
+
+def count_bits(words: Array) -> Array:
+    """int32: the set bits of ``words``, all together."""
+    return jnp.sum(jax.lax.population_count(words), dtype=jnp.int32)
+
+
+def cell_words(t: HarvesterTables, cell: Array) -> Array:
+    """uint32 ``[rows]``: the one cell ``cell`` as row words (nothing when out of range)."""
+    inside = (cell >= 0) & (cell < t.cells)
+    row, col = cell // t.cols, cell % t.cols
+    hit = (np.arange(t.rows) == row) & inside
+    return jnp.where(hit, np.uint32(1) << col.astype(jnp.uint32), np.uint32(0))
+
+
+def pack_rows(t: HarvesterTables, bits: Array) -> Array:
+    """uint32 ``[..., rows]``: ``bits`` (bool ``[..., cells]``) as row words."""
+    grid = jnp.asarray(bits).reshape((*bits.shape[:-1], t.rows, t.cols)).astype(jnp.uint32)
+    weights = np.uint32(1) << np.arange(t.cols, dtype=np.uint32)
+    return jnp.sum(grid * weights, axis=-1, dtype=jnp.uint32)
+
+
+def pack_board(t: HarvesterTables, owner: Array, crater: Array, deposit: Array) -> Array:
+    """uint32 ``[n + 2, rows]``: a board from its cells (``owner`` int ``[cells]``, -1 for
+    none; ``crater`` and ``deposit`` bool ``[cells]``), as
+    :class:`~moon_envs.jax.moon_harvesters.position.HarvestersX` stores it."""
+    owner = jnp.asarray(owner)
+    seats = owner[None, :] == jnp.arange(t.n)[:, None]
+    holes = [jnp.asarray(crater, bool)[None], jnp.asarray(deposit, bool)[None]]
+    planes = jnp.concatenate([seats, *holes])
+    return pack_rows(t, planes)
+
+
+def board_cells(t: HarvesterTables, words: Array) -> tuple[Array, Array, Array]:
+    """``(owner, crater, deposit)`` of a board: int8 ``[cells]`` (-1 for none) and two bool
+    ``[cells]``; the inverse of :func:`pack_board`."""
+    planes = unpack_rows(t, words)
+    seat_ids = jnp.arange(t.n, dtype=jnp.int8)[:, None]
+    owner = jnp.max(jnp.where(planes[: t.n], seat_ids, np.int8(-1)), axis=0)
+    return owner, planes[t.n], planes[t.n + 1]
+
+
+def anchors(t: HarvesterTables, words: Array) -> Array:
+    """uint32 ``[kinds, 8, rows]``: :func:`free_anchors` of a stored board."""
+    return free_anchors(t, blocked_words(t, words))
 
 
 def free_anchors(t: HarvesterTables, words: Array) -> Array:
@@ -63,28 +124,6 @@ def free_anchors(t: HarvesterTables, words: Array) -> Array:
     return jnp.stack(out)
 
 
-def empty_board_words(t: HarvesterTables, in_bounds: np.ndarray) -> np.ndarray:
-    """uint32 ``[kinds, 8, rows]``: :func:`free_anchors` of the empty board, packed in
-    numpy from the Python engine's ``Footprints.in_bounds`` (a static constant)."""
-    return pack_fits(t, in_bounds)
-
-
-def pack_fits(t: HarvesterTables, fits: np.ndarray) -> np.ndarray:
-    """uint32 ``[kinds, 8, rows]``: the Python engine's "still fits" flags (``fits``, or
-    ``Footprints.in_bounds`` for the empty board: ``kind * 8 * cells + slot * cells +
-    cell``, then a spare entry) packed into row words, in numpy."""
-    per_kind = MAX_ORIENTATIONS * t.cells
-    exists = fits[: t.kinds * per_kind].reshape(t.kinds, MAX_ORIENTATIONS, t.rows, t.cols)
-    weights = np.uint32(1) << np.arange(t.cols, dtype=np.uint32)
-    return (exists.astype(np.uint32) * weights).sum(axis=-1, dtype=np.uint32)
-
-
-def by_kind(t: HarvesterTables, free: Array) -> Array:
-    """uint32 ``[..., kinds, 8, rows]``: a position's flat ``free`` words (``[...,
-    kinds * 8 * rows]``, as the twin stores them), per kind and orientation slot."""
-    return free.reshape((*free.shape[:-1], t.kinds, MAX_ORIENTATIONS, t.rows))
-
-
 def kind_words(t: HarvesterTables, free: Array, kind: Array) -> Array:
     """uint32 ``[8, rows]``: ``free[kind]`` (``kind`` clipped into range), as a chain of
     selects over static slices: under ``vmap`` a gather, or a masked max over the kinds
@@ -107,13 +146,13 @@ def kinds_that_fit(free: Array) -> Array:
     return jnp.any(free != 0, axis=(1, 2))
 
 
-def covered_cells(t: HarvesterTables, kind: Array, placement: Array) -> Array:
-    """bool ``[cells]``: the cells covered by ``placement`` (``slot * cells + anchor``)
-    of ``kind``; both are clipped into range (the caller masks the result).
+def covered_words(t: HarvesterTables, kind: Array, placement: Array) -> Array:
+    """uint32 ``[rows]``: the cells covered by ``placement`` (``slot * cells + anchor``)
+    of ``kind``, as row words; both are clipped into range (the caller masks the result).
 
-    On row words too: the orientation's rows (``t.shape_rows``, picked by a masked max,
-    no gather) are moved down to the anchor's row and shifted left by its column, then
-    unpacked. A kind or slot out of range covers nothing."""
+    The orientation's rows (``t.shape_rows``, picked by a masked max, no gather) are moved
+    down to the anchor's row and shifted left by its column. A kind or slot out of range
+    covers nothing."""
     placement = jnp.clip(placement, 0, MAX_ORIENTATIONS * t.cells - 1)
     slot, anchor = placement // t.cells, placement % t.cells
     row, col = anchor // t.cols, anchor % t.cols
@@ -124,10 +163,71 @@ def covered_cells(t: HarvesterTables, kind: Array, placement: Array) -> Array:
     shape = jnp.max(jnp.where(pick, t.shape_rows, np.uint32(0)), axis=(0, 1))  # [height]
     lands = (np.arange(t.rows)[:, None] - row) == np.arange(height)[None, :]
     words = jnp.max(jnp.where(lands, shape[None, :], np.uint32(0)), axis=1)
-    return unpack_rows(t, words << col.astype(jnp.uint32))
+    return words << col.astype(jnp.uint32)
+
+
+def covered_cells(t: HarvesterTables, kind: Array, placement: Array) -> Array:
+    """bool ``[cells]``: :func:`covered_words` unpacked."""
+    return unpack_rows(t, covered_words(t, kind, placement))
 
 
 def unpack_rows(t: HarvesterTables, words: Array) -> Array:
-    """bool ``[cells]``: the first ``cols`` bits of each of the ``rows`` words."""
-    bits = (words[:, None] >> jnp.arange(t.cols, dtype=jnp.uint32)) & np.uint32(1)
-    return bits.astype(jnp.bool_).reshape(t.cells)
+    """bool ``[..., cells]``: the first ``cols`` bits of each of the ``rows`` words
+    (``words``: uint32 ``[..., rows]``)."""
+    bits = (words[..., None] >> jnp.arange(t.cols, dtype=jnp.uint32)) & np.uint32(1)
+    return bits.astype(jnp.bool_).reshape((*words.shape[:-1], t.cells))
+
+
+CHUNK = 16  # bits per word of a repacked stream: XLA's CPU loops vectorise a 16-wide axis
+_CHUNK_BITS = np.uint32((1 << CHUNK) - 1)
+
+
+def chunks_of(words: Array, width: int) -> Array:
+    """uint32 ``[ceil(w * width / 16)]`` (rounded up to a whole period): the stream that
+    ``words`` (uint32 ``[w]``, ``width`` low bits each, word after word, low bit first)
+    spell, cut into 16-bit chunks. Static shifts over one period of ``lcm(width, 16)``
+    bits; no gather."""
+    period = width * CHUNK // np.gcd(width, CHUNK)
+    per_words, per_chunks = period // width, period // CHUNK
+    groups = -(-words.shape[0] // per_words)
+    padded = jnp.pad(words, (0, groups * per_words - words.shape[0]))
+    grouped = padded.reshape(groups, per_words)
+    chunks = []
+    for j in range(per_chunks):
+        chunk = None
+        for m in range(per_words):
+            shift = m * width - j * CHUNK
+            if shift >= CHUNK or shift + width <= 0:
+                continue  # word m has no bit in chunk j
+            part = grouped[:, m]
+            part = part << np.uint32(shift) if shift >= 0 else part >> np.uint32(-shift)
+            chunk = part if chunk is None else chunk | part
+        chunks.append(chunk & _CHUNK_BITS)
+    return jnp.stack(chunks, axis=1).reshape(-1)
+
+
+def after_bits(lead: Array, chunks: Array) -> Array:
+    """uint32 16-bit chunks: the bits ``lead`` (bool ``[a]``) followed by the stream of
+    ``chunks``."""
+    full, rest = divmod(lead.shape[0], CHUNK)
+    weights = np.uint32(1) << np.arange(CHUNK, dtype=np.uint32)
+    head = lead[: full * CHUNK].reshape(full, CHUNK).astype(jnp.uint32) @ weights
+    if rest:
+        low = jnp.sum(lead[full * CHUNK :].astype(jnp.uint32) * weights[:rest], dtype=jnp.uint32)
+        tail = jnp.concatenate([low[None], chunks >> np.uint32(CHUNK - rest)])
+        tail = tail | jnp.pad((chunks << np.uint32(rest)) & _CHUNK_BITS, (0, 1))
+        chunks = tail
+    return jnp.concatenate([head.astype(jnp.uint32), chunks])
+
+
+def unpack_chunks(chunks: Array, size: int) -> Array:
+    """bool ``[size]``: the first ``size`` bits of the stream of 16-bit ``chunks`` (zeros
+    past its end).
+
+    The chunks are computed once into memory first
+    (:func:`~moon_envs.jax.jupiter_arrays.computed_once`): fused into the unpacking loop,
+    each would be recomputed for each of its 16 bits."""
+    short = -(-size // CHUNK) - chunks.shape[0]
+    chunks = computed_once(jnp.pad(chunks, (0, max(0, short))))
+    bits = (chunks[:, None] >> jnp.arange(CHUNK, dtype=jnp.uint32)) & np.uint32(1)
+    return bits.astype(jnp.bool_).reshape(-1)[:size]

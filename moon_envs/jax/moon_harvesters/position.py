@@ -1,11 +1,13 @@
 """The position of the Moon Harvesters twin: :class:`HarvestersX`, the Python
 ``HarvestersState``'s fields as small fixed-shape arrays.
 
-Each cell's owner, crater and deposit share one int8 code, and the integer fields
-(four per-seat vectors and six counters) one int32 vector, ``ints``; all are read back by
-name through properties. Under ``vmap`` every leaf of a state costs its own kernels each
-step (the select of an illegal action, the select of a finished lane's restart), so
-one leaf for several fields is several times cheaper than one each.
+The board is row words (bit ``c`` of a row's ``uint32`` is column ``c``): one row set per
+seat's harvesters, one for the craters, one for the deposits. The integer fields (four
+per-seat vectors and six counters) share one int32 vector, ``ints``, read back by name
+through properties. Under ``vmap`` every leaf of a state costs its own kernels each step
+(the select of an illegal action, the select of a finished lane's restart), so one small
+leaf for several fields is several times cheaper than one each; and a step that works on
+a dozen words per plane instead of a hundred cells does a tenth of the work.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 Array = jax.Array
 
@@ -46,19 +47,16 @@ class HarvestersX(NamedTuple):
     """One Moon Harvesters position (the Python ``HarvestersState``'s fields).
 
     Leaves:
-        cells: int8 ``[cells]``, each cell's owner, crater and deposit in one code
-            (:meth:`pack_cells`; read back by the properties ``owner``, ``crater`` and
-            ``deposit``).
+        board: uint32 ``[n + 2, rows]``, row words: row set ``s < n`` holds seat ``s``'s
+            harvesters, row set ``n`` the craters, ``n + 1`` the deposits
+            (:func:`~moon_envs.jax.moon_harvesters.board.pack_board` builds it from cells,
+            :func:`~moon_envs.jax.moon_harvesters.board.board_cells` reads them back, and
+            :func:`~moon_envs.jax.moon_harvesters.board.anchors` gives the engine's "still
+            fits" flags as words).
         piece: int16 ``[cells]``, the number of the harvester covering the cell
             (harvesters are numbered 0, 1, ... in placement order), or -1.
         on_offer: bool ``[kinds]``, the kinds nobody took yet.
         ints: int32 ``[4 * n + 6]``, the integer fields below end to end, in this order.
-        free: uint32 ``[kinds * 8 * rows]``, the engine's "still fits" flags as row words
-            (:func:`~moon_envs.jax.moon_harvesters.board.free_anchors` of the board),
-            flattened: :func:`~moon_envs.jax.moon_harvesters.board.by_kind` gives them back
-            as ``[kinds, 8, rows]``. A flat vector is several times cheaper to copy and
-            select under ``vmap`` on the CPU, where XLA's loops over a 12-word last axis
-            barely vectorise.
 
     Integer fields (properties over ``ints``; build or change them with :meth:`of` and
     :meth:`with_ints`):
@@ -74,36 +72,10 @@ class HarvestersX(NamedTuple):
         passes: automatic passes so far (a seat that could not place).
     """
 
-    cells: Array
+    board: Array
     piece: Array
     on_offer: Array
     ints: Array
-    free: Array
-
-    @property
-    def owner(self) -> Array:
-        """int8 ``[..., cells]``: the seat whose harvester covers the cell, or -1."""
-        return (self.cells & np.int8(7)) - np.int8(1)
-
-    @property
-    def crater(self) -> Array:
-        """bool ``[..., cells]``: a crater is on the cell."""
-        return (self.cells & np.int8(8)) != 0
-
-    @property
-    def deposit(self) -> Array:
-        """bool ``[..., cells]``: a deposit is on the cell."""
-        return (self.cells & np.int8(16)) != 0
-
-    @staticmethod
-    def pack_cells(owner: Array, crater: Array, deposit: Array) -> Array:
-        """int8 ``[cells]``: ``owner + 1`` in bits 0-2, the crater in bit 3, the deposit in
-        bit 4."""
-        return (
-            (jnp.asarray(owner, jnp.int8) + np.int8(1))
-            | (jnp.asarray(crater, jnp.int8) << np.int8(3))
-            | (jnp.asarray(deposit, jnp.int8) << np.int8(4))
-        )
 
     kind_of = _seat_field(0)
     craters_held = _seat_field(1)
@@ -129,8 +101,7 @@ class HarvestersX(NamedTuple):
     def of(cls, **fields: Array) -> HarvestersX:
         """A position from every field by name (the array leaves and the integer fields)."""
         ints = {name: fields.pop(name) for name in INT_FIELDS if name in fields}
-        board = [fields.pop(name) for name in ("owner", "crater", "deposit")]
-        return cls(**fields, cells=cls.pack_cells(*board), ints=cls.pack_ints(**ints))
+        return cls(**fields, ints=cls.pack_ints(**ints))
 
     def with_ints(self, **changed: Array) -> HarvestersX:
         """This position with some integer fields replaced (unbatched)."""

@@ -5,8 +5,9 @@ first: ``to_python`` receives one concrete, checked twin position, ``from_python
 validated Python state of the twin's own config.
 
 The fields map one to one (the twin's phase integers are the indices of the engine's
-``ALL_PHASES``); the engine's ``fits`` flags are the twin's ``free`` row words unpacked
-kind by kind, and packed back the other way. The engine's seat-0 observation ``feat`` is
+``ALL_PHASES``), the board's cells through its row words; the engine's ``fits`` flags are
+the twin's "still fits" words (:func:`~moon_envs.jax.moon_harvesters.board.anchors`)
+unpacked kind by kind. The engine's seat-0 observation ``feat`` is
 rebuilt from the fields, and its caches by its own ``validate``.
 """
 
@@ -40,11 +41,12 @@ def to_python(env: JaxEnv, state: State) -> Any:
         )
     t = env.tables
     py = env.game.new_initial_state()
-    py.owner = x.owner
+    owner, crater, deposit = (np.asarray(a) for a in board.board_cells(t, x.board))
+    py.owner = owner
     py.piece = x.piece
-    py.crater = x.crater
-    py.deposit = x.deposit
-    flags = [board.unpack_placements(t, words) for words in board.by_kind(t, x.free)]
+    py.crater = crater
+    py.deposit = deposit
+    flags = [board.unpack_placements(t, words) for words in board.anchors(t, x.board)]
     py.fits = np.concatenate([np.asarray(f) for f in flags] + [np.zeros(1, bool)])
     py.kind_of = x.kind_of
     py.on_offer = x.on_offer
@@ -65,11 +67,10 @@ def to_python(env: JaxEnv, state: State) -> Any:
 def from_python(env: JaxEnv, py_state: Any) -> State:
     """The twin state of one Moon Harvesters Python position."""
     t = env.tables
+    cells = (np.asarray(py_state.owner), py_state.crater, py_state.deposit)
     x = HarvestersX.of(
-        owner=jnp.asarray(py_state.owner, jnp.int8),
+        board=board.pack_board(t, *cells),
         piece=jnp.asarray(py_state.piece, jnp.int16),
-        crater=jnp.asarray(py_state.crater, jnp.bool_),
-        deposit=jnp.asarray(py_state.deposit, jnp.bool_),
         kind_of=jnp.asarray(py_state.kind_of, jnp.int32),
         on_offer=jnp.asarray(py_state.on_offer, jnp.bool_),
         crater_pool=jnp.int32(py_state.crater_pool),
@@ -81,7 +82,6 @@ def from_python(env: JaxEnv, py_state: Any) -> State:
         player=jnp.int32(py_state.player),
         due=jnp.int32(py_state.deposits_due),
         passes=jnp.int32(py_state.passes),
-        free=jnp.asarray(board.pack_fits(t, np.asarray(py_state.fits)).reshape(-1)),
     )
     if env not in _WRAP:  # one compile per twin, not one per call
         _WRAP[env] = jax.jit(lambda x, steps: env._wrap(x, x.player, env._zero_rewards(), steps))

@@ -11,9 +11,10 @@ with ``moon_envs.jax.make("moon_harvesters_v0", **params)``; the API is
 :class:`~moon_envs.jax.env.JaxEnv`'s.
 
 The position is a :class:`HarvestersX` of small fixed-shape arrays: the fields of the
-Python ``HarvestersState``, with its "still fits" flags packed as row words (recomputed
-from the board after each action by :mod:`~moon_envs.jax.moon_harvesters.board`); the
-observation is built from the fields when asked for. An action is applied to every
+Python ``HarvestersState``, with the board as row words (one ``uint32`` per grid row and
+plane). The engine's "still fits" flags are recomputed from those words after each
+action by :mod:`~moon_envs.jax.moon_harvesters.board`, and the observation and the mask
+are unpacked from words, in one pass each. An action is applied to every
 field at once, each update masked by the phase, then the engine's turn order
 (``turns.TurnPhases``: next auction bidder, next crater holder, the turn's deposits, the
 next seat that can place, the end) is resolved in one pass of ``jnp.where``.
@@ -27,7 +28,6 @@ import numpy as np
 
 from moon_envs.core.game import TERMINAL
 from moon_envs.jax.env import JaxEnv, _select
-from moon_envs.jax.jupiter_arrays import computed_once
 from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
 from moon_envs.jax.moon_harvesters.position import HarvestersX
@@ -40,6 +40,7 @@ from moon_envs.jax.moon_harvesters.tables import (
     build_tables,
 )
 from moon_envs.moon_harvesters.rules import HarvestersGame
+from moon_envs.moon_harvesters.shapes import MAX_ORIENTATIONS
 
 Array = jax.Array
 
@@ -51,6 +52,16 @@ def _rotated(values: Array, start: Array) -> Array:
     seat = jnp.arange(n, dtype=jnp.int32)
     pick = seat[None, :] == (start + seat[:, None]) % n
     return jnp.sum(jnp.where(pick, values[None, :], 0), axis=1, dtype=values.dtype)
+
+
+def _rotated_rows(words: Array, start: Array) -> Array:
+    """``words[(start + j) % n]`` for ``j = 0..n-1`` (``words``: ``[n, rows]``), as a
+    masked sum."""
+    n = words.shape[0]
+    seat = jnp.arange(n, dtype=jnp.int32)
+    pick = seat[None, :] == (start + seat[:, None]) % n
+    picked = jnp.where(pick[:, :, None], words[None, :, :], np.uint32(0))
+    return jnp.sum(picked, axis=1, dtype=words.dtype)
 
 
 def _end_to_end(parts: list[Array]) -> Array:
@@ -80,14 +91,6 @@ def _first_from(flags: Array, start: Array) -> tuple[Array, Array]:
     return step < n, (start + step) % n
 
 
-def _board_once(x: HarvestersX) -> HarvestersX:
-    """``x`` with its board (the cells' code and the ``free`` words) computed once, before
-    the view and the mask both read it (XLA would otherwise recompute it in each reader),
-    through :func:`~moon_envs.jax.jupiter_arrays.computed_once`."""
-    cells, free = computed_once((x.cells, x.free))
-    return x._replace(cells=cells, free=free)
-
-
 class MoonHarvestersTwin(JaxEnv):
     """Moon Harvesters as a batched, jittable :class:`~moon_envs.jax.env.JaxEnv` (see the
     module docstring). ``self.tables`` holds the static
@@ -98,7 +101,6 @@ class MoonHarvestersTwin(JaxEnv):
     def __init__(self, env_id: str, game: HarvestersGame, reward_mode: str = "win") -> None:
         super().__init__(env_id, game, reward_mode)
         self.tables = build_tables(game)
-        self._empty_free = board.empty_board_words(self.tables, game.fp.in_bounds)
         self._start: State | None = None  # the first position's arrays, built on first use
 
     def init(self, key: Array) -> State:
@@ -113,8 +115,10 @@ class MoonHarvestersTwin(JaxEnv):
 
     def _step_unchecked(self, state: State, action: Array, key: Array | None) -> State:
         """The base class's ``step`` in one pass (the game has no chance, so ``key`` is not
-        read): the new position is computed once and selected with the old one where the
-        action is illegal or the game was already over, then observed and masked once.
+        read): the new board is selected with the old one where the action is illegal or
+        the game was already over, and its "still fits" words, computed from it once, serve
+        both the turn order and the mask; the rest of the position is selected the same way,
+        then observed and masked once.
 
         A finished game's view and mask are rebuilt from its position (all ``True``, and
         ``current_player``'s view, which is what the twin stored there) instead of read
@@ -129,10 +133,12 @@ class MoonHarvestersTwin(JaxEnv):
         legal = at_seat & (action >= 0) & (action < num_actions)
         legal = legal & state.legal_action_mask[index]
         before = state._x
-        after = self._apply_action_x(before, index)
         moved = legal & ~done
+        played, counts, due_left = self._play(before, index)
+        words = jnp.where(moved, played.board, before.board)
+        free = board.anchors(self.tables, words)
+        after = self._advance(played, counts, before.player, before.phase, due_left, free)
         kept = _select(moved, after, before)
-        kept = _board_once(kept)
         blamed = jnp.arange(n) == jnp.where(at_seat, player, -1)
         penalty = jnp.where(blamed, -1.0, 0.0).astype(jnp.float32)
         rewards = jnp.where(legal, self._rewards(before, after), penalty)
@@ -143,7 +149,7 @@ class MoonHarvestersTwin(JaxEnv):
         return State(
             current_player=jnp.where(done, player, observer),
             observation=self._observe(kept, observer),
-            legal_action_mask=over | self._legal_mask(kept),
+            legal_action_mask=self._mask_of(kept, free, over),
             rewards=rewards,
             terminated=over,
             truncated=done & state.truncated,
@@ -158,10 +164,8 @@ class MoonHarvestersTwin(JaxEnv):
         t = self.tables
         n = t.n
         return HarvestersX.of(
-            owner=jnp.full((t.cells,), -1, jnp.int8),
+            board=jnp.zeros((n + 2, t.rows), jnp.uint32),
             piece=jnp.full((t.cells,), -1, jnp.int16),
-            crater=jnp.zeros((t.cells,), jnp.bool_),
-            deposit=jnp.zeros((t.cells,), jnp.bool_),
             kind_of=jnp.full((n,), -1, jnp.int32),
             on_offer=jnp.ones((t.kinds,), jnp.bool_),
             crater_pool=jnp.int32(t.num_craters),
@@ -173,50 +177,51 @@ class MoonHarvestersTwin(JaxEnv):
             player=jnp.int32(0),
             due=jnp.int32(0),
             passes=jnp.int32(0),
-            free=jnp.asarray(self._empty_free.reshape(-1)),
         )
 
     def _player(self, x: HarvestersX) -> Array:
         return jnp.where(x.phase == OVER, jnp.int32(TERMINAL), x.player)
 
-    def _free_cells(self, x: HarvestersX) -> Array:
-        """bool ``[cells]``: where a deposit may go (no harvester, no deposit and, with
-        ``craters_block_deposits``, no crater); the engine's ``free_cells()``."""
-        free = ~x.deposit & (x.owner < 0)
-        if self.tables.craters_block_deposits:
-            free = free & ~x.crater
-        return free
-
-    def _free_anchors(self, owner: Array, crater: Array) -> Array:
-        """The ``free`` words of a board (see :class:`HarvestersX`)."""
-        t = self.tables
-        return board.free_anchors(t, board.blocked_words(t, owner, crater))
-
     # ---- legal moves ---------------------------------------------------------------------
     def _legal_mask(self, x: HarvestersX) -> Array:
+        free = board.anchors(self.tables, x.board)
+        return self._mask_of(x, free, jnp.bool_(False))
+
+    def _mask_of(self, x: HarvestersX, free: Array, over: Array) -> Array:
+        """The legal mask of ``x``, whose "still fits" words are ``free``; all ``True``
+        where ``over``. The three cell blocks (craters, placements, deposits) are built as
+        row words, each kept in its own phase only, and unpacked together."""
         t = self.tables
-        kind = _at(x.kind_of, x.player)
-        place = board.unpack_placements(t, board.kind_words(t, board.by_kind(t, x.free), kind))
-        auction = jnp.concatenate([x.on_offer, (x.crater_pool > 0)[None]])
-        return jnp.concatenate(
-            [
-                auction & (x.phase == AUCTION),
-                ~x.crater & (x.phase == CRATERS),
-                place & (x.phase == PLACE),
-                self._free_cells(x) & (x.phase == DEPOSITS),
-            ]
+        phase = x.phase
+        full = np.uint32(t.col_mask)
+        place = board.kind_words(t, free, _at(x.kind_of, x.player))
+        words = jnp.concatenate(
+            [(~x.board[t.n] & full)[None], place, board.deposit_room(t, x.board)[None]]
         )
+        block_phase = np.array([CRATERS] + [PLACE] * MAX_ORIENTATIONS + [DEPOSITS])[:, None]
+        words = jnp.where(over, full, jnp.where(block_phase == phase, words, np.uint32(0)))
+        auction = jnp.concatenate([x.on_offer, (x.crater_pool > 0)[None]])
+        auction = over | (auction & (phase == AUCTION))
+        stream = board.after_bits(auction, board.chunks_of(words.reshape(-1), t.cols))
+        return board.unpack_chunks(stream, t.num_actions)
 
     # ---- one action ----------------------------------------------------------------------
     def _apply_action_x(self, x: HarvestersX, action: Array) -> HarvestersX:
         """The engine's ``_apply``: the phase's update, then the turn order."""
+        played, counts, due_left = self._play(x, action)
+        free = board.anchors(self.tables, played.board)
+        return self._advance(played, counts, x.player, x.phase, due_left, free)
+
+    def _play(self, x: HarvestersX, action: Array) -> tuple[HarvestersX, dict, Array]:
+        """The phase's update of ``_apply``: ``x`` with the action applied to its array
+        leaves, its new integer fields but the turn's, and the deposits still due."""
         t = self.tables
         n = t.n
         p, phase = x.player, x.phase
         in_auction, in_craters = phase == AUCTION, phase == CRATERS
         in_place, in_deposits = phase == PLACE, phase == DEPOSITS
         me = jnp.arange(n, dtype=jnp.int32) == p
-        cell_ids = jnp.arange(t.cells, dtype=jnp.int32)
+        none = np.uint32(0)
 
         # auction: take a kind (leaving the auction) or a crater
         takes_kind = in_auction & (action < t.kinds)
@@ -226,36 +231,37 @@ class MoonHarvestersTwin(JaxEnv):
         crater_pool = x.crater_pool - takes_crater.astype(jnp.int32)
         held = x.craters_held + (me & takes_crater) - (me & in_craters)
         # craters: put one on a cell
-        crater = x.crater | (in_craters & (cell_ids == action - t.crater_base))
+        crater_at = board.cell_words(t, action - t.crater_base)
+        crater = x.board[n] | jnp.where(in_craters, crater_at, none)
         # place: a harvester collects the deposits it covers
-        covered = in_place & board.covered_cells(t, _at(x.kind_of, p), action - t.place_base)
-        gain = jnp.sum(covered & x.deposit, dtype=jnp.int32)
-        owner = jnp.where(covered, p.astype(jnp.int8), x.owner)
+        covered = board.covered_words(t, _at(x.kind_of, p), action - t.place_base)
+        covered = jnp.where(in_place, covered, none)
+        gain = board.count_bits(covered & x.board[n + 1])
+        owners = x.board[:n] | jnp.where(me[:, None], covered[None, :], none)
         number = jnp.sum(x.placed, dtype=jnp.int32).astype(jnp.int16)
-        piece = jnp.where(covered, number, x.piece)
+        piece = jnp.where(board.unpack_rows(t, covered), number, x.piece)
         placed = x.placed + (me & in_place)
         collected = x.collected + jnp.where(me, gain, 0)
         # deposits: one from the supply
-        deposit = (x.deposit & ~covered) | (in_deposits & (cell_ids == action - t.deposit_base))
+        dropped = jnp.where(in_deposits, board.cell_words(t, action - t.deposit_base), none)
+        deposit = (x.board[n + 1] & ~covered) | dropped
         supply = x.supply - in_deposits.astype(jnp.int32)
         due_left = x.due - in_deposits.astype(jnp.int32)
-        new = x._replace(
-            cells=HarvestersX.pack_cells(owner, crater, deposit),
-            piece=piece,
-            on_offer=on_offer,
-            free=self._free_anchors(owner, crater).reshape(-1),
-        )
+        words = jnp.concatenate([owners, crater[None], deposit[None]])
+        new = x._replace(board=words, piece=piece, on_offer=on_offer)
         counts = dict(kind_of=kind_of, crater_pool=crater_pool, craters_held=held)
         counts.update(placed=placed, collected=collected, supply=supply)
-        return self._advance(new, counts, p, phase, due_left)
+        return new, counts, due_left
 
     def _advance(
-        self, x: HarvestersX, counts: dict, p: Array, phase: Array, due_left: Array
-    ) -> HarvestersX:
+        self, x: HarvestersX, counts: dict, p: Array, phase: Array, due_left: Array,
+        free: Array,
+    ) -> HarvestersX:  # fmt: skip
         """Who moves next, in which phase, after seat ``p`` acted in ``phase`` (``x`` has
         the action applied to its array leaves, ``counts`` holds its new integer fields
-        but the turn's): ``turns.TurnPhases``' ``_auction`` tail, ``_start_craters``,
-        ``_start_first_deposits``, ``_start_deposits`` and ``_next_turn``."""
+        but the turn's, ``free`` its "still fits" words): ``turns.TurnPhases``'
+        ``_auction`` tail, ``_start_craters``, ``_start_first_deposits``,
+        ``_start_deposits`` and ``_next_turn``."""
         t = self.tables
         n = t.n
         in_auction, in_craters = phase == AUCTION, phase == CRATERS
@@ -272,7 +278,7 @@ class MoonHarvestersTwin(JaxEnv):
         starts_deposits = first_deposits | in_place
         count = jnp.where(first_deposits, t.first_deposits, t.deposits_per_turn)
         mover = jnp.where(first_deposits, 0, p)
-        room = jnp.minimum(counts["supply"], jnp.sum(self._free_cells(x), dtype=jnp.int32))
+        room = jnp.minimum(counts["supply"], board.count_bits(board.deposit_room(t, x.board)))
         if t.fewer:
             due = jnp.minimum(count, room)
         else:
@@ -280,7 +286,7 @@ class MoonHarvestersTwin(JaxEnv):
         deposits_next = (starts_deposits & (due > 0)) | (in_deposits & (due_left > 0))
         due = jnp.where(in_deposits, due_left, due)
         # otherwise the next seat that can place moves; nobody can: the game is over
-        fits = board.kinds_that_fit(board.by_kind(t, x.free))
+        fits = board.kinds_that_fit(free)
         took = counts["kind_of"][:, None] == jnp.arange(t.kinds)[None, :]  # no gather of fits[kind]
         can_place = (counts["placed"] < t.pieces) & jnp.any(took & fits[None, :], axis=1)
         placer_found, placer = _first_from(can_place, mover + 1)
@@ -307,8 +313,8 @@ class MoonHarvestersTwin(JaxEnv):
         """The engine's ``_build_observation(player)`` (seats rotated so "me" is first)."""
         t = self.tables
         n, k = t.n, t.kinds
-        order = (player + jnp.arange(n, dtype=jnp.int32)) % n
-        planes = x.owner[None, :].astype(jnp.int32) == order[:, None]
+        seats = _rotated_rows(x.board[:n], player)
+        words = jnp.concatenate([seats, x.board[n:]]).reshape(-1)
         kinds = _rotated(x.kind_of, player)[:, None] == jnp.arange(k)[None, :]
         f32 = jnp.float32
         numbers = [
@@ -322,10 +328,8 @@ class MoonHarvestersTwin(JaxEnv):
             _rotated(x.craters_held, player).astype(f32) / f32(t.crater_scale),
             (x.due / f32(t.due_scale)).astype(f32)[None],
         ]
-        planes = planes.reshape(-1).astype(f32)
-        return jnp.concatenate(
-            [planes, x.crater.astype(f32), x.deposit.astype(f32), _end_to_end(numbers)]
-        )
+        planes = board.unpack_chunks(board.chunks_of(words, t.cols), (n + 2) * t.cells)
+        return jnp.concatenate([planes.astype(f32), _end_to_end(numbers)])
 
     def _scores(self, x: HarvestersX) -> Array:
         return x.collected.astype(jnp.float32)
