@@ -48,6 +48,7 @@ from moon_envs.core.game import CHANCE, TERMINAL, ConfigError, Game
 from moon_envs.core.snapshot import quote
 from moon_envs.core.spec import REWARD_MODES
 from moon_envs.jax import inputs
+from moon_envs.jax.random_words import split_key
 from moon_envs.jax.state import State
 
 Array = jax.Array
@@ -292,7 +293,7 @@ class JaxEnv:
 
         def resolve_one(carry: tuple[Any, Array]) -> tuple[Any, Array]:
             x, key = carry
-            key, sub = jax.random.split(key)
+            key, sub = split_key(key)
             return self._apply_chance_x(x, self._sample_chance(x, sub)), key
 
         return jax.lax.while_loop(pending, resolve_one, (x, key))[0]

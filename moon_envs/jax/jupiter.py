@@ -25,6 +25,7 @@ import numpy as np
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.env import JaxEnv, _select
 from moon_envs.jax.jupiter_arrays import computed_once, pick, rotate, seats_from
+from moon_envs.jax.random_words import random_words
 from moon_envs.jax.state import State
 from moon_envs.jupiter.config import NUM_FACES, PROBE
 from moon_envs.jupiter.rules import JupiterGame
@@ -191,7 +192,7 @@ class JupiterTwin(JaxEnv):
         bits modulo 4, 5 or 6 biases an outcome by less than ``1e-6``.
         """
         high = jnp.where(x.stage == START, self.n, NUM_FACES).astype(jnp.uint32)
-        bits = jax.random.bits(key, (), jnp.uint32) >> 8
+        bits = random_words(key, 1)[0] >> 8
         return (bits % high).astype(jnp.int32)
 
     def _resolve_x(self, x: JupiterX, key: Array) -> JupiterX:

@@ -40,17 +40,39 @@ def threefry2x32(k0: Array, k1: Array, x0: Array, x1: Array) -> tuple[Array, Arr
     return x0, x1
 
 
-def random_words(key: Array, count: int) -> Array:
-    """uint32 ``[count]``: ``jax.random.bits(key, (count,), jnp.uint32)`` for one key."""
+def _threefry_data(key: Array) -> Array | None:
+    """The ``uint32[2]`` words of a threefry key (raw or typed), when JAX draws from keys as
+    written out here (``jax_threefry_partitionable``, the default); ``None`` otherwise."""
     threefry = str(jax.random.key_impl(key)) == "threefry2x32"
     if not threefry or not jax.config.jax_threefry_partitionable:
-        return jax.random.bits(key, (count,), U32)
-    data = (
-        jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
-    )
+        return None
+    typed = jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key)
+    return jax.random.key_data(key) if typed else key
+
+
+def _hash_counters(data: Array, count: int) -> tuple[Array, Array]:
     counter = jnp.arange(count, dtype=U32)
-    high, low = threefry2x32(data[0], data[1], jnp.zeros_like(counter), counter)
+    return threefry2x32(data[0], data[1], jnp.zeros_like(counter), counter)
+
+
+def random_words(key: Array, count: int) -> Array:
+    """uint32 ``[count]``: ``jax.random.bits(key, (count,), jnp.uint32)`` for one key."""
+    data = _threefry_data(key)
+    if data is None:
+        return jax.random.bits(key, (count,), U32)
+    high, low = _hash_counters(data, count)
     return high ^ low
 
 
-__all__ = ["random_words", "threefry2x32"]
+def split_key(key: Array, num: int = 2) -> Array:
+    """``jax.random.split(key, num)``, bit for bit, in one pass for a raw threefry key (the
+    twins' chance loops split a key per event; JAX's rolled hash loop cost more than the
+    event). Any other key goes to ``jax.random.split`` itself."""
+    typed = jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key)
+    if typed or _threefry_data(key) is None:
+        return jax.random.split(key, num)
+    high, low = _hash_counters(key, num)
+    return jnp.stack([high, low], axis=-1)
+
+
+__all__ = ["random_words", "split_key", "threefry2x32"]

@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 
 import moon_envs.jax as mj  # noqa: E402
 from moon_envs.jax.env import JaxEnv, _select  # noqa: E402
-from moon_envs.jax.random_words import random_words  # noqa: E402
+from moon_envs.jax.random_words import random_words, split_key  # noqa: E402
 from moon_envs.jax.star_master import chance  # noqa: E402
 from tests.helpers import assert_same_states  # noqa: E402
 
@@ -119,6 +119,21 @@ def test_random_words_are_jax_random_bits():
     typed = jax.random.split(jax.random.key(4), 8)  # new-style key arrays too
     want = jax.vmap(lambda k: jax.random.bits(k, (3,), jnp.uint32))(typed)
     np.testing.assert_array_equal(np.asarray(jax.vmap(lambda k: random_words(k, 3))(typed)), want)
+
+
+def test_split_key_is_jax_random_split():
+    """The chance loops' and Moonstar's ``init`` key splits: bit for bit, batched and not,
+    for raw keys; typed keys go to ``jax.random.split`` and come back typed."""
+    keys = jax.random.split(jax.random.PRNGKey(5), 64)
+    for num in (1, 2, 3):
+        want = jax.vmap(lambda k, n=num: jax.random.split(k, n))(keys)
+        got = jax.jit(jax.vmap(lambda k, n=num: split_key(k, n)))(keys)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    np.testing.assert_array_equal(np.asarray(split_key(keys[0])), jax.random.split(keys[0]))
+    typed = split_key(jax.random.key(6), 3)
+    assert jax.dtypes.issubdtype(typed.dtype, jax.dtypes.prng_key)
+    want = jax.random.key_data(jax.random.split(jax.random.key(6), 3))
+    np.testing.assert_array_equal(np.asarray(jax.random.key_data(typed)), np.asarray(want))
 
 
 def test_layout_draws_reach_every_permutation_once():

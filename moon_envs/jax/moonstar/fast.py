@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import CHANCE
+from moon_envs.jax.random_words import split_key
 
 Array = jax.Array
 
@@ -59,7 +60,7 @@ class InitTable:
     def init(self, env: Any, key: Array) -> Any:
         """The generic ``init(key)``: the first outcome drawn as ``_resolve_x`` draws it."""
         x0 = env._initial_x()
-        _, sub = jax.random.split(key)
+        _, sub = split_key(key)
         outcome = env._sample_chance(x0, sub)
         leaves = []
         for v, varying in zip(self.values, self.varying):

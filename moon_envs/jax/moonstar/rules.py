@@ -15,6 +15,7 @@ import jax.numpy as jnp
 
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.moonstar.arrays import MoonstarX, materialized
+from moon_envs.jax.random_words import random_words
 from moon_envs.jax.moonstar.tables import (
     AUCTION,
     BETS,
@@ -171,7 +172,7 @@ def sample_chance(t: MoonstarTables, x: MoonstarX, key: Array) -> Array:
     is drawn die by die, sorted and ranked back to its id; the other events uniformly
     among their allowed ids (the first organizer, a set-up star, the next speaker)."""
     D = t.D
-    bits = jax.random.bits(key, (2 * D + 2,), jnp.uint32)
+    bits = random_words(key, 2 * D + 2)
     hi, lo = bits[: D + 1], bits[D + 1 :]
     nd = per_round(t, t.num_dice, x)
     live = jnp.arange(D) < nd
