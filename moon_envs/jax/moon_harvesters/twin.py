@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import TERMINAL
+from moon_envs.jax import bit_streams
 from moon_envs.jax.env import JaxEnv, _select
 from moon_envs.jax.state import State
 from moon_envs.jax.moon_harvesters import board
@@ -202,8 +203,8 @@ class MoonHarvestersTwin(JaxEnv):
         words = jnp.where(over, full, jnp.where(block_phase == phase, words, np.uint32(0)))
         auction = jnp.concatenate([x.on_offer, (x.crater_pool > 0)[None]])
         auction = over | (auction & (phase == AUCTION))
-        stream = board.after_bits(auction, board.chunks_of(words.reshape(-1), t.cols))
-        return board.unpack_chunks(stream, t.num_actions)
+        stream = bit_streams.after_bits(auction, bit_streams.chunks_of(words.reshape(-1), t.cols))
+        return bit_streams.unpack_chunks(stream, t.num_actions)
 
     # ---- one action ----------------------------------------------------------------------
     def _apply_action_x(self, x: HarvestersX, action: Array) -> HarvestersX:
@@ -328,7 +329,7 @@ class MoonHarvestersTwin(JaxEnv):
             _rotated(x.craters_held, player).astype(f32) / f32(t.crater_scale),
             (x.due / f32(t.due_scale)).astype(f32)[None],
         ]
-        planes = board.unpack_chunks(board.chunks_of(words, t.cols), (n + 2) * t.cells)
+        planes = bit_streams.unpack_chunks(bit_streams.chunks_of(words, t.cols), (n + 2) * t.cells)
         return jnp.concatenate([planes.astype(f32), _end_to_end(numbers)])
 
     def _scores(self, x: HarvestersX) -> Array:
