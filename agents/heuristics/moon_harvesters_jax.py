@@ -76,7 +76,7 @@ class GreedyOnTwin:
         zeros_auction = jnp.zeros(t.kinds + 1, jnp.float32)
         auction = jnp.concatenate([jnp.asarray(self.auction_rank), jnp.full(1, -1.0)])
         own_cover = jnp.einsum("k,kpc->pc", own_pick.astype(jnp.float32), self.cover)
-        gains = own_cover @ board.board_cells(t, x.board)[2].astype(jnp.float32)
+        gains = own_cover @ board.unpack_rows(t, x.board[t.n + 1]).astype(jnp.float32)
         closed = own_cover @ (opp_reach - own_reach)
         phase = x.phase
         primary = jnp.concatenate(

@@ -5,6 +5,8 @@ cell -> placements index, those covering each newly blocked cell. The twin recom
 the same answer from scratch on row bitboards instead (see
 :mod:`moon_envs.jax.moon_harvesters.tables`): a handful of integer operations per
 orientation cell, with no scatter and no per-placement loop, so that it vectorises well.
+The board itself is stored as those words (one row set per seat's harvesters, one for the
+craters, one for the deposits), so a step never packs cells into words.
 
 Every function takes the :class:`~moon_envs.jax.moon_harvesters.tables.HarvesterTables`
 ``t`` (static) and unbatched arrays; all are pure and fixed-shape.
