@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.jax.moonwakers import queue
+from moon_envs.jax.moonwakers.moves import face_up_combo, of
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.tables import DISCARD, HAND, MAPPED, PILE, TABLE, UNDER
 from moon_envs.jax.moonwakers.tables import MoonwakersTables
@@ -24,13 +25,6 @@ from moon_envs.moonwakers.config import ActionLayout as A
 
 Array = jax.Array
 KIND_OF = {k: i for i, k in enumerate(EXPLORED_KINDS)}
-
-
-def pick(values: Array, seat: Array) -> Array:
-    """``values[seat]`` along the first axis, as a masked sum (no gather)."""
-    hot = jnp.arange(values.shape[0]) == seat
-    hot = hot.reshape(hot.shape + (1,) * (values.ndim - 1))
-    return jnp.sum(jnp.where(hot, values, 0), axis=0).astype(values.dtype)
 
 
 def hand_of(x: MWx, seat: Array) -> Array:
@@ -82,8 +76,8 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     def is_(name: str) -> Array:
         return kind == queue.KIND[name]
 
-    mask = jnp.zeros(t.num_actions, jnp.bool_)
-    ids = jnp.arange(t.num_actions)
+    mask = jnp.zeros(A.MAPPED, jnp.bool_)  # the fixed actions; the card blocks follow
+    ids = jnp.arange(A.MAPPED)
 
     def allow(cond: Array, action: int | Array) -> None:
         nonlocal mask
@@ -92,8 +86,8 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     present, card = table_cards(x)
     occupant = x.occupant
     free = present & (occupant < 0)
-    position = pick(x.position, seat)
-    used, frozen = pick(x.ability_used, seat), pick(x.frozen, seat)
+    position = of(x.position, seat)
+    used, frozen = of(x.ability_used, seat), of(x.frozen, seat)
     hand = hand_of(x, seat)
     known_by_seat = (x.known >> seat) & 1 == 1
     mapped_mine = (x.place == MAPPED) & (x.owner == seat)
@@ -106,7 +100,7 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
         for action in actions:
             allow(is_(name), action)
     slot = jnp.clip(position, 0, TABLE_SLOTS - 1)
-    revealing = is_("reveal") & (position >= 0) & pick(present, slot)
+    revealing = is_("reveal") & (position >= 0) & of(present, slot)
     mask = jnp.where(is_("reveal"), mask & revealing, mask)
     # the opening SCAN and DASH
     for k in range(TABLE_SLOTS):
@@ -117,7 +111,7 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     for k in range(TABLE_SLOTS):
         allow(dashing & present[k], A.DASH + k)
     # SHORTCUT offers (``target`` is the seat it acts against)
-    target_position = pick(x.position, other)
+    target_position = of(x.position, other)
     any_placed = jnp.any(x.position >= 0)
     shortcutting = is_("shortcut") & ~used & ~frozen & (position < 0) & (target_position < 0)
     if t.config.shortcut_when == "first":
@@ -131,13 +125,13 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
         allow(placing & free[k], A.PLACE + k)
     scanning = placing & holds(t, x, seat, "scan")
     for k in range(TABLE_SLOTS):
-        unseen = ~pick(known_by_seat, card[k])
+        unseen = ~of(known_by_seat, card[k])
         allow(scanning & present[k] & unseen, A.SCAN_CARD + k)
-    mapped_block = jnp.zeros(n * nt, jnp.bool_)
+    named = jnp.zeros(nt, jnp.bool_)  # the mapped cards a MAPPED action may name
     if t.config.scan_targets == "terrain":
-        mapped_block = mapped_block | (scanning & _mapped_actions(t, x, seat, ~known_by_seat))
+        named = named | (scanning & ~known_by_seat)
     # PERMUTATION
-    placed_other = jnp.stack([pick(x.position, (seat + off) % n) >= 0 for off in range(1, n)])
+    placed_other = jnp.stack([of(x.position, (seat + off) % n) >= 0 for off in range(1, n)])
     permuting = is_("permute") & ~used & ~frozen & (position >= 0) & jnp.any(placed_other)
     allow(permuting, A.PASS)
     for i, off in enumerate(range(1, n)):
@@ -147,7 +141,7 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     allow(facing, A.ROLL)
     allow(facing & holds(t, x, seat, "shelter"), A.SHELTER)
     # response windows
-    user_frozen = pick(x.frozen, other)
+    user_frozen = of(x.frozen, other)
     live = ~user_frozen & ~x.ability_blocked
     for name, card_kind, action, open_ in (
         ("cryogen", "cryogen", A.CRYOGEN, ~user_frozen),
@@ -162,17 +156,18 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     # a loss: a mapped card, or with none a hand card
     losing = is_("loss")
     has_mapped = jnp.any(mapped_mine)
-    mapped_block = mapped_block | (losing & has_mapped & _mapped_actions(t, x, seat, mapped_mine))
+    named = named | (losing & has_mapped & mapped_mine)
     hand_block = losing & ~has_mapped & hand
     # a claim, with LABO before it
     claiming = is_("claim")
     allow(claiming, A.PASS)
     have = resources(t, x, seat)
-    up = _face_up(t, x)
     for k in range(t.face_up):
-        allow(claiming & up[k][0] & jnp.all(have >= up[k][1]), A.CLAIM + k)
+        present_k, combo = face_up_combo(t, x, k)
+        cost = jnp.asarray(t.cost)[combo]
+        allow(claiming & present_k & jnp.all(have >= cost), A.CLAIM + k)
     labo = claiming & jnp.any(hand) & holds(t, x, seat, "labo")
-    mapped_block = mapped_block | (labo & _mapped_actions(t, x, seat, x.place == MAPPED))
+    named = named | labo
     # a payment, card by card
     paying = is_("pay")
     need = x.pay_need > 0
@@ -180,13 +175,12 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
         (jnp.asarray(t.element_of)[:, None] == jnp.arange(6)[None, :]) & need[None, :], axis=1
     )
     gives_needed = jnp.any((jnp.asarray(t.gives) > 0) & need[None, :], axis=1)
-    mapped_block = mapped_block | (
-        paying & _mapped_actions(t, x, seat, mapped_mine & element_needed)
-    )
+    named = named | (paying & mapped_mine & element_needed)
+    mapped_block = _mapped_actions(t, x, seat, named)
     hand_block = hand_block | (paying & hand & gives_needed)
     unused = jnp.zeros((MAX_PLAYERS - n) * nt, jnp.bool_)  # seat offsets past the table's
-    blocks = [jnp.zeros(A.MAPPED, jnp.bool_), mapped_block, unused, hand_block]
-    return mask | jnp.concatenate(blocks)
+    blocks = [mask, mapped_block, unused, hand_block]
+    return jnp.concatenate(blocks)
 
 
 def resources(t: MoonwakersTables, x: MWx, seat: Array) -> Array:
@@ -196,13 +190,3 @@ def resources(t: MoonwakersTables, x: MWx, seat: Array) -> Array:
     mapped = ((x.place == MAPPED) & (x.owner == seat))[:, None] & elements
     hand = jnp.where(hand_of(x, seat)[:, None], jnp.asarray(t.gives), 0)
     return jnp.sum(mapped, axis=0) + jnp.sum(hand, axis=0)
-
-
-def _face_up(t: MoonwakersTables, x: MWx) -> list[tuple[Array, Array]]:
-    """Per face-up slot: whether it holds a COMBINATION card, and that card's cost."""
-    out = []
-    for k in range(t.face_up):
-        on = (x.combo_place == 1) & (x.combo_owner == k)
-        combo = jnp.sum(jnp.where(on, jnp.arange(t.num_combos), 0))
-        out.append((jnp.any(on), jnp.asarray(t.cost)[combo]))
-    return out

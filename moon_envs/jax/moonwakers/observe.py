@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.jax.moonwakers import queue
+from moon_envs.jax.moonwakers.legal import resources, table_cards
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.tables import (
     COMBO_UP,
@@ -20,7 +21,6 @@ from moon_envs.jax.moonwakers.tables import (
     HAND,
     MAPPED,
     PILE,
-    TABLE,
     MoonwakersTables,
 )
 from moon_envs.moonwakers import tasks as T
@@ -136,11 +136,8 @@ def _seat_block(
 def _table_block(t: MoonwakersTables, x: MWx, p: Array, seen: Array) -> Array:
     """float32 ``[7 * table_features]``: each table slot's card as ``p`` sees it."""
     n, nb, nk = t.n, t.num_biomes, len(EXPLORED_KINDS)
-    slots = jnp.arange(TABLE_SLOTS)
-    on = (x.place == TABLE)[None, :] & (x.owner[None, :] == slots[:, None])  # [7, N]
-    present = jnp.any(on, axis=1)
-    card = jnp.sum(jnp.where(on, jnp.arange(t.num_terrain)[None, :], 0), axis=1)
-    face = jnp.any(on & seen[None, :], axis=1)
+    present, card = table_cards(x)
+    face = seen[card]
     occupant = jnp.where(x.occupant >= 0, (x.occupant - p) % n, -1)
     kind = jnp.asarray(t.kind_of)[card]
     gives = jnp.asarray(t.gives)[card]
@@ -165,11 +162,7 @@ def _combo_block(t: MoonwakersTables, x: MWx, p: Array) -> Array:
     present = jnp.any(up, axis=1)
     combo = jnp.sum(jnp.where(up, jnp.arange(t.num_combos)[None, :], 0), axis=1)
     cost = jnp.asarray(t.cost)[combo]  # [3, 6]
-    mine = x.owner == p
-    elements = jnp.asarray(t.element_of)[:, None] == jnp.arange(6)[None, :]
-    have = jnp.sum(((x.place == MAPPED) & mine)[:, None] & elements, axis=0) + jnp.sum(
-        jnp.where(((x.place == HAND) & mine)[:, None], jnp.asarray(t.gives), 0), axis=0
-    )
+    have = resources(t, x, p)
     rows = jnp.concatenate(
         [
             present[:, None].astype(F32),

@@ -103,7 +103,7 @@ def _decode_fields(row: list[int]) -> dict:
         elif key == "why":
             task[key] = WHYS[value]
         elif key == "first":
-            if value:
+            if value == 1:
                 task[key] = True
         elif value >= 0 or key == "card":
             task[key] = int(value)
@@ -170,5 +170,5 @@ def push_front(
     return jnp.where(new[:, None], picked, queue), start, size + count
 
 
-THEN = frozenset(KIND[k] for k in THEN_KINDS)
+THEN_KINDS = THEN_KINDS
 """Kinds that follow a duel or an ability (they may carry ``winner``)."""

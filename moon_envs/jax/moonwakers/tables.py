@@ -32,6 +32,7 @@ from moon_envs.moonwakers.observation import global_size, observation_size, tabl
 
 # where a terrain card is
 PILE, UNDER, DISCARD, TABLE, HAND, MAPPED, LIMBO = range(7)
+TRANSIT = -1  # a card between two lists within one step (never in a settled position)
 PLACES = ("pile", "pile_under", "discard", "table", "hand", "mapped", "limbo")
 """The Python state's field for each place code."""
 # where a COMBINATION card is
