@@ -8,7 +8,8 @@ seconds: two seats with the defaults, and six seats with the house rules that ch
 task queue most (response windows for holders only, SHORTCUT before every placement,
 PERMUTATION after one's own, an ordered pile, open claims, two purchases a round, the
 end of the game by choice, storms that act when drawn, a cancelled shelter that hits).
-pgx's ``init`` and ``step`` run on the same twin.
+pgx's ``init`` and ``step`` run on the same twin; their chance loop, fused with the
+queue's passes, draws the outcomes the base class's loop draws, state for state.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 
 import moon_envs
 from moon_envs.jax import equivalence
+from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.moonwakers.python_state import python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
 
@@ -60,6 +62,34 @@ def test_replays_recorded_python_games(case):
     assert sum(len(g) for g in games) > 400
     problems = equivalence.compare(games, equivalence.replay(twin, games))
     assert problems == []
+
+
+def test_the_fused_chance_loop_draws_the_generic_loops_outcomes():
+    """``_resolve_x`` (chance drawn inside the queue's passes) against the base class's
+    loop, from the position before the set-up and from positions after actions."""
+    twin = _twin(CASES["two"])
+    batch = 8
+
+    def both(x, key):
+        return twin._resolve_x(x, key), JaxEnv._resolve_x(twin, x, key)
+
+    resolve = jax.jit(jax.vmap(both))
+    act = jax.jit(jax.vmap(twin._apply_action_x))
+    legal = jax.jit(jax.vmap(twin._legal_mask))
+    keys = jax.random.split(jax.random.PRNGKey(0), batch)
+    x = jax.tree.map(lambda v: jnp.stack([v] * batch), twin.initial_state()._x)
+    rng = np.random.default_rng(2)
+    for _ in range(8):
+        fused, generic = resolve(x, keys)
+        assert _same(fused, generic)
+        masks = np.asarray(legal(fused))
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        x = act(fused, jnp.asarray(actions, jnp.int32))
+        keys = jax.random.split(keys[0], batch)
+
+
+def _same(a, b) -> bool:
+    return all(jax.tree.leaves(jax.tree.map(lambda u, v: bool(jnp.all(u == v)), a, b)))
 
 
 def test_init_and_step_play_legal_games():

@@ -18,15 +18,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from moon_envs.jax.random_words import random_words, split_key
+
 from moon_envs.jax.moonwakers import queue
 from moon_envs.jax.moonwakers.chance import apply_front_chance, outcome_probs, reshuffle
 from moon_envs.jax.moonwakers.claim_steps import run_claim_steps
 from moon_envs.jax.moonwakers.decisions import apply_decision
-from moon_envs.jax.moonwakers.legal import legal_mask
+from moon_envs.jax.moonwakers.legal import has_choice
 from moon_envs.jax.moonwakers.moves import KIND_INDEX, all_seats, of
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.pushes import push
-from moon_envs.jax.moonwakers.round_steps import live, prune_looks, run_round_steps
+from moon_envs.jax.moonwakers.round_steps import live, run_round_steps
 from moon_envs.jax.moonwakers.tables import HAND, TABLE, MoonwakersTables
 from moon_envs.moonwakers import tasks as T
 
@@ -82,39 +84,65 @@ def window_effects(t: MoonwakersTables, x: MWx, row: Array, cond: Array) -> MWx:
     return x
 
 
-def _pass(t: MoonwakersTables, x: MWx) -> tuple[MWx, Array, Array]:
-    """One pass of the runner: ``(position, stopped, a round started)``."""
+def _pass(t: MoonwakersTables, x: MWx, key: Array | None = None) -> tuple[MWx, Array, Array | None]:
+    """One pass of the runner: ``(position, stopped, key)``. With a ``key``, a chance node
+    with outcomes does not stop the run: its outcome is drawn from the key's next split
+    (:func:`uniform_pick`: every chance node of the game is uniform over its possible
+    outcomes) and applied in the same pass."""
     row, what = step_kind(x)
     decision, chance = what == DECISION_STEP, what == CHANCE_STEP
     x = window_effects(t, x, row, decision)
     draw = chance & (row[0] == queue.KIND["draw"])
     slot_taken = jnp.any((x.place == TABLE) & (x.owner == row[2])) & (row[1] == 0)
     x = reshuffle(t, x, draw & ~slot_taken)
-    has_choice = jnp.where(decision, jnp.any(legal_mask(t, x)), jnp.any(outcome_probs(t, x) > 0))
-    stopped = (what < 0) | ((decision | chance) & has_choice)
+    possible = outcome_probs(t, x) > 0
+    chosen = jnp.where(decision, has_choice(t, x), jnp.any(possible))
+    drawn = chance & chosen & (key is not None)
+    stopped = (what < 0) | ((decision | chance) & chosen & ~drawn)
     head, size = queue.pop(x.head, x.size, t.queue_size)
     x = x._replace(head=jnp.where(stopped, x.head, head), size=jnp.where(stopped, x.size, size))
     auto = ~stopped & (what == AUTO_STEP)
     x, pushes = run_round_steps(t, x, row, auto)
     x, more = run_claim_steps(t, x, row, auto)
     pushes.extend(more)
-    started = auto & (row[0] == queue.KIND["round_start"])
-    return push(x, pushes), stopped, started
+    if key is not None:
+        next_key, sub = split_key(key)
+        outcome = uniform_pick(possible, random_words(sub, 1)[0])
+        x, more = apply_front_chance(t, x, row, outcome, drawn)
+        pushes.extend(more)
+        key = jnp.where(drawn, next_key, key)
+    return push(x, pushes), stopped, key
+
+
+def uniform_pick(flags: Array, word: Array) -> Array:
+    """The ``k``-th true entry of ``flags``, ``k = floor(word * count / 2**32)`` for a
+    uniform uint32 ``word`` (multiply-high: a bias below ``count / 2**32``)."""
+    count = jnp.sum(flags, dtype=jnp.uint32)
+    k = ((word >> 16) * count + (((word & 0xFFFF) * count) >> 16)) >> 16
+    rank = jnp.cumsum(flags) - 1
+    return jnp.argmax(flags & (rank == k.astype(rank.dtype))).astype(jnp.int32)
 
 
 def advance(t: MoonwakersTables, x: MWx) -> MWx:
-    """Run the queue until a decision, a chance node with outcomes, or the end; then, if
-    a round started, prune the looks as its start does (once, rather than in every pass:
-    nothing a look reads changes in between)."""
+    """Run the queue until a decision, a chance node with outcomes, or the end."""
+
+    def body(carry: tuple[MWx, Array]) -> tuple[MWx, Array]:
+        return _pass(t, carry[0])[:2]
+
+    return jax.lax.while_loop(lambda c: ~c[1], body, (x, jnp.bool_(False)))[0]
+
+
+def resolve(t: MoonwakersTables, x: MWx, key: Array) -> MWx:
+    """Run the queue until a decision or the end, drawing every chance outcome on the
+    way with ``key``: the same outcomes, in the same order, as ``JaxEnv._resolve_x``'s
+    loop of :func:`apply_chance` over draws from successive splits of ``key`` (with the
+    twin's ``_sample_chance``), in one loop of passes."""
 
     def body(carry: tuple[MWx, Array, Array]) -> tuple[MWx, Array, Array]:
-        x, _, started = carry
-        x, stopped, now = _pass(t, x)
-        return x, stopped, started | now
+        x, stopped, key = _pass(t, carry[0], carry[2])
+        return x, stopped, key
 
-    start = (x, jnp.bool_(False), jnp.bool_(False))
-    x, _, started = jax.lax.while_loop(lambda c: ~c[1], body, start)
-    return prune_looks(t, x, started)
+    return jax.lax.while_loop(lambda c: ~c[1], body, (x, jnp.bool_(False), key))[0]
 
 
 def apply_action(t: MoonwakersTables, x: MWx, action: Array) -> MWx:

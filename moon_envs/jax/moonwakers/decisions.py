@@ -43,12 +43,14 @@ def record_look(t: MoonwakersTables, x: MWx, seat: Array, card: Array, candidate
     bits = candidates.astype(jnp.uint32) << (jnp.arange(t.num_terrain) % 32).astype(jnp.uint32)
     padded = jnp.pad(bits, (0, 32 * t.words - t.num_terrain)).reshape(t.words, 32)
     words = jnp.sum(padded, axis=1, dtype=jnp.uint32)  # distinct bits: the sum is the OR
-    slot = at(t.look_size, x.num_looks) & cond
+    free = x.look_order < 0
+    slot = at(t.look_size, jnp.argmax(free)) & free & cond  # the first free row, if any
     return x._replace(
         look_seat=jnp.where(slot, seat, x.look_seat),
         look_away=jnp.where(slot, 0, x.look_away),
         look_cards=jnp.where(slot[:, None], words[None, :], x.look_cards),
-        num_looks=jnp.minimum(x.num_looks + cond.astype(jnp.int32), t.look_size),
+        look_order=jnp.where(slot, jnp.max(x.look_order) + 1, x.look_order),
+        num_looks=x.num_looks + jnp.any(slot).astype(jnp.int32),
     )
 
 

@@ -67,7 +67,23 @@ def _mapped_actions(t: MoonwakersTables, x: MWx, actor: Array, cards: Array) -> 
 def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     """bool ``[num_actions]``: the legal actions of the decision at the front of the
     queue (all False at a chance node, at an automatic step and once the game is over)."""
-    n, nt = t.n, t.num_terrain
+    fixed, named, hand_block, seat = _legal_parts(t, x)
+    unused = jnp.zeros((MAX_PLAYERS - t.n) * t.num_terrain, jnp.bool_)  # offsets past n
+    return jnp.concatenate([fixed, _mapped_actions(t, x, seat, named), unused, hand_block])
+
+
+def has_choice(t: MoonwakersTables, x: MWx) -> Array:
+    """Whether the front decision has a legal action: ``any(legal_mask(t, x))`` without
+    laying the mask out (the queue asks it at every decision it meets)."""
+    fixed, named, hand_block, _ = _legal_parts(t, x)
+    return jnp.any(fixed) | jnp.any(named & (x.place == MAPPED)) | jnp.any(hand_block)
+
+
+def _legal_parts(t: MoonwakersTables, x: MWx) -> tuple[Array, Array, Array, Array]:
+    """The legal actions in parts: the fixed actions (``[48]``), the mapped cards a
+    MAPPED action may name, the hand cards a HAND action may name (bool ``[N]`` each), and
+    the deciding seat."""
+    n = t.n
     row = queue.front(x.queue, x.head)
     kind = jnp.where(x.size > 0, row[0], -1)
     seat = jnp.clip(row[1], 0, n - 1)  # every decision's first field is its seat
@@ -127,7 +143,7 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     for k in range(TABLE_SLOTS):
         unseen = ~of(known_by_seat, card[k])
         allow(scanning & present[k] & unseen, A.SCAN_CARD + k)
-    named = jnp.zeros(nt, jnp.bool_)  # the mapped cards a MAPPED action may name
+    named = jnp.zeros(t.num_terrain, jnp.bool_)  # the mapped cards a MAPPED action may name
     if t.config.scan_targets == "terrain":
         named = named | (scanning & ~known_by_seat)
     # PERMUTATION
@@ -176,11 +192,8 @@ def legal_mask(t: MoonwakersTables, x: MWx) -> Array:
     )
     gives_needed = jnp.any((jnp.asarray(t.gives) > 0) & need[None, :], axis=1)
     named = named | (paying & mapped_mine & element_needed)
-    mapped_block = _mapped_actions(t, x, seat, named)
     hand_block = hand_block | (paying & hand & gives_needed)
-    unused = jnp.zeros((MAX_PLAYERS - n) * nt, jnp.bool_)  # seat offsets past the table's
-    blocks = [mask, mapped_block, unused, hand_block]
-    return jnp.concatenate(blocks)
+    return mask, named, hand_block, seat
 
 
 def resources(t: MoonwakersTables, x: MWx, seat: Array) -> Array:

@@ -37,7 +37,8 @@ class MWx(NamedTuple):
         tick: draws and cards shuffled in so far.
         look_seat, look_away: ``[L]`` each private look's seat and how many of its
             candidates left play; ``look_cards``: uint32 ``[L, W]`` its candidates, one
-            bit per card; ``num_looks``: looks held.
+            bit per card; ``look_order``: ``[L]`` its place in the engine's list (looks
+            sort by it; -1: a free row); ``num_looks``: looks held.
         character, option, position, reveal_choice, responses, claims, bought_round,
             duel_rolls, score, not_kinds: ``[n]`` the per-seat fields of the same name.
         ability_used, frozen: bool ``[n]``.
@@ -64,6 +65,7 @@ class MWx(NamedTuple):
     look_seat: Array
     look_away: Array
     look_cards: Array
+    look_order: Array
     num_looks: Array
     character: Array
     option: Array

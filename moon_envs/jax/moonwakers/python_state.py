@@ -94,8 +94,9 @@ def position_of(t: MoonwakersTables, py: Any) -> MWx:
     look_seat = np.full(t.look_size, -1, np.int32)
     look_away = np.zeros(t.look_size, np.int32)
     look_cards = np.zeros((t.look_size, t.words), np.uint32)
+    look_order = np.full(t.look_size, -1, np.int32)
     for i, (seat, away, candidates) in enumerate(py.looks):
-        look_seat[i], look_away[i] = seat, away
+        look_seat[i], look_away[i], look_order[i] = seat, away, i
         for c in candidates:
             look_cards[i, c // 32] |= np.uint32(1 << (c % 32))
     rows, head, size = queue.encode(py.tasks, t.queue_size)
@@ -114,6 +115,7 @@ def position_of(t: MoonwakersTables, py: Any) -> MWx:
         look_seat=look_seat,
         look_away=look_away,
         look_cards=look_cards,
+        look_order=look_order,
         num_looks=i32(len(py.looks)),
         **{name: np.asarray(getattr(py, name), i32) for name in _SEAT_INTS},
         **{name: np.asarray(getattr(py, name), np.bool_) for name in _SEAT_FLAGS},
@@ -169,7 +171,7 @@ def python_state_of(game: Any, t: MoonwakersTables, x: MWx) -> Any:
     py.gone_pub = [int(v) for v in x.gone_pub]
     py.looks = [
         [int(x.look_seat[i]), int(x.look_away[i]), _cards_of(x.look_cards[i])]
-        for i in range(int(x.num_looks))
+        for i in sorted(np.flatnonzero(x.look_order >= 0), key=lambda i: x.look_order[i])
     ]
     for name in _SEAT_INTS:
         setattr(py, name, [int(v) for v in getattr(x, name)])

@@ -194,8 +194,7 @@ def _round_start(t: MoonwakersTables, x: MWx, row: Array, cond: Array) -> tuple[
         bought_round=jnp.where(seats, 0, x.bought_round),
         claim_turns=jnp.where(cond, 0, x.claim_turns),
     )
-    # the looks are pruned once the queue stops (``advance.advance``): nothing a look
-    # reads changes before the next decision or chance node
+    x = prune_looks(t, x, cond)
     pushes = Pushes()
     for k in range(n + 1):
         pushes.add(cond, task_row("draw", TABLE_DEST, k))
@@ -207,8 +206,7 @@ def _round_start(t: MoonwakersTables, x: MWx, row: Array, cond: Array) -> tuple[
 
 def prune_looks(t: MoonwakersTables, x: MWx, cond: Array) -> MWx:
     """Where ``cond`` and more than 32 are kept: the looks none of whose cards is still
-    face down in play are forgotten (``opening.prune_looks``); the others keep their
-    order."""
+    face down in play are forgotten (``opening.prune_looks``); their rows are freed."""
     hidden = x.known != all_seats(t)
     live_cards = (
         ((x.place == TABLE) & hidden) | (x.place == MAPPED) | (x.place == LIMBO)
@@ -217,20 +215,12 @@ def prune_looks(t: MoonwakersTables, x: MWx, cond: Array) -> MWx:
     bits = live_cards.astype(jnp.uint32) << (jnp.arange(t.num_terrain) % 32).astype(jnp.uint32)
     padded = jnp.pad(bits, (0, 32 * t.words - t.num_terrain)).reshape(t.words, 32)
     words = jnp.sum(padded, axis=1, dtype=jnp.uint32)
-    rows = jnp.arange(t.look_size)
-    held = rows < x.num_looks
+    held = x.look_order >= 0
     keep = held & jnp.any((x.look_cards & words[None, :]) != 0, axis=1)
     keep = jnp.where(cond & (x.num_looks > LOOKS_KEPT), keep, held)
-    place = jnp.where(keep, jnp.cumsum(keep) - 1, t.look_size)
-    size = t.look_size + 1
-
-    def compact(values: Array, empty: int) -> Array:
-        return jnp.full((size, *values.shape[1:]), empty, values.dtype).at[place].set(values)[:-1]
-
     return x._replace(
-        look_seat=compact(x.look_seat, -1),
-        look_away=compact(x.look_away, 0),
-        look_cards=compact(x.look_cards, 0),
+        look_seat=jnp.where(keep, x.look_seat, -1),
+        look_order=jnp.where(keep, x.look_order, -1),
         num_looks=jnp.sum(keep, dtype=jnp.int32),
     )
 

@@ -24,6 +24,7 @@ from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.moonwakers import advance, chance, legal, observe
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.python_state import position_of
+from moon_envs.jax.random_words import random_words
 from moon_envs.jax.moonwakers.tables import BOUGHT, build_tables
 from moon_envs.moonwakers.game import MoonwakersGame
 
@@ -60,6 +61,16 @@ class MoonwakersTwin(JaxEnv):
 
     def _apply_chance_x(self, x: MWx, outcome: Array) -> MWx:
         return advance.apply_chance(self.tables, x, outcome)
+
+    def _sample_chance(self, x: MWx, key: Array) -> Array:
+        """A uniform draw among the possible outcomes (every chance node of the game is
+        uniform), from one random word of ``key``."""
+        return advance.uniform_pick(self._chance_probs(x) > 0, random_words(key, 1)[0])
+
+    def _resolve_x(self, x: MWx, key: Array) -> MWx:
+        """The base class's chance loop fused with the queue's passes
+        (:func:`~moon_envs.jax.moonwakers.advance.resolve`): the same outcomes."""
+        return advance.resolve(self.tables, x, key)
 
     def _observe(self, x: MWx, player: Array) -> Array:
         return observe.observe(self.tables, x, player)
