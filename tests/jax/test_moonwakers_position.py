@@ -80,7 +80,7 @@ def test_position_round_trip(case):
 
 
 def test_observation_is_the_engines(case):
-    game, tables, positions, _, batch = case
+    _, tables, positions, _, batch = case
     n = tables.n
     seats = jnp.arange(n)
     views = jax.jit(jax.vmap(jax.vmap(lambda x, p: observe(tables, x, p), (None, 0)), (0, None)))
@@ -92,7 +92,7 @@ def test_observation_is_the_engines(case):
 
 
 def test_legal_mask_is_the_engines(case):
-    game, tables, positions, _, batch = case
+    _, tables, positions, _, batch = case
     got = np.asarray(jax.jit(jax.vmap(lambda x: legal_mask(tables, x)))(batch))
     kinds = Counter()
     for i, py in enumerate(positions):
