@@ -4,15 +4,21 @@ to move, the legal mask, every seat's observation, the chance probabilities, the
 the scores and the final returns are the engine's.
 
 Games are short (a few rounds) so that each parameter set compiles once and replays in
-seconds: two seats with the defaults, and six seats with the house rules that change the
-task queue most (response windows for holders only, SHORTCUT before every placement,
-PERMUTATION after one's own, an ordered pile, open claims, two purchases a round, the
-end of the game by choice, storms that act when drawn, a cancelled shelter that hits).
+seconds. Two parameter sets:
+
+* two seats, with a card file of 70 terrain cards and 5 COMBINATION cards;
+* six seats, with the house rules that change the task queue most: response windows for
+  holders only, SHORTCUT before every placement, PERMUTATION after one's own, an ordered
+  pile, open claims, two purchases a round, the end of the game by choice, storms that
+  act when drawn, a cancelled shelter that hits.
+
 pgx's ``init`` and ``step`` run on the same twin; their chance loop, fused with the
 queue's passes, draws the outcomes the base class's loop draws, state for state.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -27,6 +33,7 @@ from moon_envs.jax import equivalence
 from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.moonwakers.python_state import python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
+from moon_envs.moonwakers.cards import DEFAULT_PATH
 
 CASES = {
     "two": {"num_players": 2, "max_rounds": 6},
@@ -53,9 +60,24 @@ def _twin(params: dict) -> MoonwakersTwin:
     return MoonwakersTwin("moonwakers_v1", game)
 
 
+def _card_file(folder) -> str:
+    """A card file of 70 terrain cards (the package's 50, then 20 of them again: three
+    bit words per set of cards) and 5 COMBINATION cards."""
+    data = json.loads(DEFAULT_PATH.read_text())
+    data["terrain"] = data["terrain"] + data["terrain"][:20]
+    data["combinations"] = data["combinations"][:5]
+    path = folder / "cards70.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_replays_recorded_python_games(case):
-    twin = _twin(CASES[case])
+def test_replays_recorded_python_games(case, tmp_path):
+    params = dict(CASES[case])
+    if case == "two":  # a custom card file, with more cards than the package's
+        params["cards"] = _card_file(tmp_path)
+    twin = _twin(params)
+    assert twin.tables.num_terrain == (70 if case == "two" else 50)
     rng = np.random.default_rng(len(case))
     policies = [equivalence.random_policy] * twin.num_players
     games = [equivalence.record_game(twin.game, policies, rng, "win") for _ in range(4)]
