@@ -12,8 +12,8 @@ seconds. Two parameter sets:
   pile, open claims, two purchases a round, the end of the game by choice, storms that
   act when drawn, a cancelled shelter that hits.
 
-pgx's ``init`` and ``step`` run on the same twin; their chance loop, fused with the
-queue's passes, draws the outcomes the base class's loop draws, state for state.
+The chance loop of ``init`` and ``step``, fused with the queue's passes, draws the
+outcomes the base class's loop draws, state for state.
 """
 
 from __future__ import annotations
@@ -87,8 +87,11 @@ def test_replays_recorded_python_games(case, tmp_path):
 
 
 def test_the_fused_chance_loop_draws_the_generic_loops_outcomes():
-    """``_resolve_x`` (chance drawn inside the queue's passes) against the base class's
-    loop, from the position before the set-up and from positions after actions."""
+    """``_resolve_x`` (chance drawn inside the queue's passes; ``init`` and ``step`` run
+    it) against the base class's loop, from the position before the set-up, then after
+    each of 24 random legal actions on 8 lanes. Every position reached waits on a
+    decision, has a legal action, and converts to a Python state that ``validate()``
+    accepts."""
     twin = _twin(CASES["two"])
     batch = 8
 
@@ -98,43 +101,27 @@ def test_the_fused_chance_loop_draws_the_generic_loops_outcomes():
     resolve = jax.jit(jax.vmap(both))
     act = jax.jit(jax.vmap(twin._apply_action_x))
     legal = jax.jit(jax.vmap(twin._legal_mask))
+    player = jax.jit(jax.vmap(twin._player))
     keys = jax.random.split(jax.random.PRNGKey(0), batch)
     x = jax.tree.map(lambda v: jnp.stack([v] * batch), twin.initial_state()._x)
     rng = np.random.default_rng(2)
-    for _ in range(8):
+    seen = set()
+    for _ in range(24):
         fused, generic = resolve(x, keys)
         assert _same(fused, generic)
+        assert bool(jnp.all(player(fused) >= 0))  # a seat to move: no chance is left
         masks = np.asarray(legal(fused))
+        for lane in range(batch):
+            one = jax.tree.map(lambda v, i=lane: v[i], fused)
+            py = python_state_of(twin.game, twin.tables, one)
+            py.validate()
+            seen.add(py.phase())
+            assert masks[lane].any()
         actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
         x = act(fused, jnp.asarray(actions, jnp.int32))
         keys = jax.random.split(keys[0], batch)
+    assert {"option", "place", "reveal", "claim"} <= seen
 
 
 def _same(a, b) -> bool:
     return all(jax.tree.leaves(jax.tree.map(lambda u, v: bool(jnp.all(u == v)), a, b)))
-
-
-def test_init_and_step_play_legal_games():
-    twin = _twin(CASES["two"])
-    batch = 8
-    init = jax.jit(jax.vmap(twin.init))
-    step = jax.jit(jax.vmap(twin.step))
-    state = init(jax.random.split(jax.random.PRNGKey(0), batch))
-    assert not bool(jnp.any(state.is_chance)) and bool(jnp.all(state.current_player >= 0))
-    key = jax.random.PRNGKey(1)
-    seen = set()
-    for _ in range(40):  # a game of six rounds is longer: no lane ends
-        key, k_act, k_step = jax.random.split(key, 3)
-        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-        action = jax.random.categorical(k_act, logits)
-        state = step(state, action, jax.random.split(k_step, batch))
-        assert not bool(jnp.any(state.is_chance))  # step resolves the chance it causes
-        assert not bool(jnp.any(state.terminated))
-        assert bool(jnp.all(state.rewards == 0.0))
-        assert bool(jnp.all(jnp.any(state.legal_action_mask, axis=1)))
-        for x in range(batch):
-            py = python_state_of(twin.game, twin.tables, jax.tree.map(lambda v: v[x], state._x))
-            py.validate()  # every position the twin reaches is one the engine accepts
-            seen.add(py.phase())
-    assert int(np.asarray(state._step_count).min()) == 40
-    assert {"option", "place", "reveal", "claim"} <= seen
