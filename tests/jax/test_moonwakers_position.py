@@ -25,6 +25,7 @@ from moon_envs.jax.moonwakers import queue
 from moon_envs.jax.moonwakers.legal import legal_mask
 from moon_envs.jax.moonwakers.observe import observe
 from moon_envs.jax.moonwakers.python_state import position_of, python_state_of
+from moon_envs.jax.moonwakers.pushes import Pushes, push
 from moon_envs.jax.moonwakers.tables import build_tables
 from moon_envs.moonwakers.config import MoonwakersConfig
 from moon_envs.moonwakers.game import MoonwakersGame
@@ -124,26 +125,38 @@ def test_queue_rows_decode_to_the_tasks():
 
 
 def test_queue_push_and_pop_keep_the_engines_order():
+    game = MoonwakersGame(MoonwakersConfig(num_players=2))
+    tables = build_tables(game)
+    capacity = tables.queue_size
     rng = np.random.default_rng(3)
-    capacity = 12
     model: list[int] = []
-    rows = jnp.full((capacity, 8), -1, jnp.int32)
-    head, size = jnp.int32(0), jnp.int32(0)
-    push = jax.jit(queue.push_front)
+    x = position_of(tables, game.new_initial_state())
+    x = x._replace(
+        queue=jnp.full((capacity, 8), -1, jnp.int32), head=jnp.int32(5), size=jnp.int32(0)
+    )
+
+    def push_rows(x, values, flags):
+        pushes = Pushes()
+        for v, f in zip(values, flags):
+            pushes.add(f, jnp.full(8, -1, jnp.int32).at[1].set(v))
+        return push(x, pushes)
+
+    push_jit = jax.jit(push_rows)
     serial = 0
     for _ in range(60):
         if model and rng.random() < 0.45:
-            assert int(queue.front(rows, head)[1]) == model.pop(0)
-            head, size = queue.pop(head, size, capacity)
+            assert int(queue.front(x.queue, x.head)[1]) == model.pop(0)
+            head, size = queue.pop(x.head, x.size, capacity)
+            x = x._replace(head=head, size=size)
             continue
-        count = int(rng.integers(0, min(4, capacity - len(model)) + 1))
-        new = np.full((4, 8), -1, np.int32)
-        new[:count, 1] = serial + np.arange(count)
-        rows, head, size = push(rows, head, size, jnp.asarray(new), jnp.int32(count))
-        model[0:0] = list(serial + np.arange(count))
-        serial += count
-        assert int(size) == len(model)
-        got = [int(rows[(int(head) + i) % capacity, 1]) for i in range(len(model))]
+        flags = rng.random(4) < 0.6  # rows not flagged are left out, the others kept in order
+        flags &= np.cumsum(flags) <= capacity - len(model)
+        values = serial + np.arange(4)
+        x = push_jit(x, jnp.asarray(values, jnp.int32), jnp.asarray(flags))
+        model[0:0] = [int(v) for v, f in zip(values, flags) if f]
+        serial += 4
+        assert int(x.size) == len(model)
+        got = [int(x.queue[(int(x.head) + i) % capacity, 1]) for i in range(len(model))]
         assert got == model
 
 

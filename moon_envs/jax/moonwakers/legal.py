@@ -15,16 +15,14 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.jax.moonwakers import queue
-from moon_envs.jax.moonwakers.moves import face_up_combo, of
+from moon_envs.jax.moonwakers.moves import KIND_INDEX, face_up_combo, of
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.tables import DISCARD, HAND, MAPPED, PILE, TABLE, UNDER
 from moon_envs.jax.moonwakers.tables import MoonwakersTables
-from moon_envs.moonwakers.cards import EXPLORED_KINDS
 from moon_envs.moonwakers.config import MAX_PLAYERS, TABLE_SLOTS
 from moon_envs.moonwakers.config import ActionLayout as A
 
 Array = jax.Array
-KIND_OF = {k: i for i, k in enumerate(EXPLORED_KINDS)}
 
 
 def hand_of(x: MWx, seat: Array) -> Array:
@@ -34,7 +32,7 @@ def hand_of(x: MWx, seat: Array) -> Array:
 
 def holds(t: MoonwakersTables, x: MWx, seat: Array, kind: str) -> Array:
     """Whether ``seat`` holds a card of explored ``kind``."""
-    return jnp.any(hand_of(x, seat) & (jnp.asarray(t.kind_of) == KIND_OF[kind]))
+    return jnp.any(hand_of(x, seat) & (jnp.asarray(t.kind_of) == KIND_INDEX[kind]))
 
 
 def table_cards(x: MWx) -> tuple[Array, Array]:

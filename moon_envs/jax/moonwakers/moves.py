@@ -14,13 +14,12 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.jax.moonwakers.position import MWx
+from moon_envs.moonwakers.cards import EXPLORED_KINDS
 from moon_envs.jax.moonwakers.tables import COMBO_UP, HAND, PILE, UNDER, MoonwakersTables
 
 Array = jax.Array
-KIND_INDEX = {
-    "elements": 0, "accident": 1, "infrared_storm": 2, "ionic_storm": 3, "labo": 4,
-    "cryogen": 5, "defective_shelter": 6, "scan": 7, "shelter": 8, "shield": 9,
-}  # fmt: skip
+KIND_INDEX = {k: i for i, k in enumerate(EXPLORED_KINDS)}
+"""Explored kind name -> its index in the card tables' ``kind_of``."""
 
 
 def of(values: Array, i: Array) -> Array:

@@ -16,8 +16,9 @@ settlement's claimants, in their order) is packed by :func:`pack_seats`; ``draw`
 
 The queue lives in ``MWx.queue`` (``[Q, QUEUE_WIDTH]``) with ``head`` (the row of the
 front task) and ``size``: the ``i``-th task from the front is row ``(head + i) % Q``.
-:func:`encode` and :func:`decode` convert the Python queue; the JAX helpers read the front
-and push or pop tasks without moving the others.
+:func:`encode` and :func:`decode` convert the Python queue; the JAX helpers read and pop
+the front task, and :func:`~moon_envs.jax.moonwakers.pushes.push` puts tasks at the front,
+neither moving the others.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.moonwakers import tasks as T
-from moon_envs.moonwakers.validation import SCHEMA, THEN_KINDS
+from moon_envs.moonwakers.validation import SCHEMA, THEN_KINDS  # noqa: F401 (re-exported)
 from moon_envs.jax.moonwakers.tables import QUEUE_WIDTH
 
 Array = jax.Array
@@ -153,22 +154,3 @@ def front_kind(queue: Array, head: Array, size: Array) -> Array:
 def pop(head: Array, size: Array, capacity: int) -> tuple[Array, Array]:
     """``(head, size)`` once the front task is taken off."""
     return (head + 1) % capacity, size - 1
-
-
-def push_front(
-    queue: Array, head: Array, size: Array, rows: Array, count: Array
-) -> tuple[Array, Array, Array]:
-    """``(queue, head, size)`` with the first ``count`` of ``rows`` (``[m,
-    QUEUE_WIDTH]``) put at the front, in their order (the engine's ``push``)."""
-    capacity = queue.shape[0]
-    start = (head - count) % capacity
-    offset = (jnp.arange(capacity) - start) % capacity  # each row's place among the new
-    new = offset < count
-    picked = jnp.zeros_like(queue)
-    for j in range(rows.shape[0]):
-        picked = jnp.where((offset == j)[:, None], rows[j][None, :], picked)
-    return jnp.where(new[:, None], picked, queue), start, size + count
-
-
-THEN_KINDS = THEN_KINDS
-"""Kinds that follow a duel or an ability (they may carry ``winner``)."""
