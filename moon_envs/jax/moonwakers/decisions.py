@@ -15,7 +15,7 @@ from moon_envs.jax.moonwakers import queue
 from moon_envs.jax.moonwakers.chance import explored
 from moon_envs.jax.moonwakers.legal import resources, table_cards
 from moon_envs.jax.moonwakers.moves import all_seats, append, at, face_up_combo, go_public, of
-from moon_envs.jax.moonwakers.moves import remove, spend
+from moon_envs.jax.moonwakers.moves import card_words, remove, spend
 from moon_envs.jax.moonwakers.moves import to_pile
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.pushes import Pushes, task_row, then_of
@@ -40,9 +40,7 @@ def record_look(t: MoonwakersTables, x: MWx, seat: Array, card: Array, candidate
     ``candidates`` (bool ``[N]``); the look is kept while there is room."""
     here = cond & at(t.num_terrain, card)
     x = x._replace(known=jnp.where(here, x.known | (1 << seat), x.known))
-    bits = candidates.astype(jnp.uint32) << (jnp.arange(t.num_terrain) % 32).astype(jnp.uint32)
-    padded = jnp.pad(bits, (0, 32 * t.words - t.num_terrain)).reshape(t.words, 32)
-    words = jnp.sum(padded, axis=1, dtype=jnp.uint32)  # distinct bits: the sum is the OR
+    words = card_words(t, candidates)
     free = x.look_order < 0
     slot = at(t.look_size, jnp.argmax(free)) & free & cond  # the first free row, if any
     return x._replace(

@@ -34,6 +34,22 @@ def at(size: int, i: Array) -> Array:
     return jnp.arange(size) == i
 
 
+def card_words(t: MoonwakersTables, cards: Array) -> Array:
+    """uint32 ``[..., W]``: the set of cards ``cards`` (bool ``[..., N]``) as bit words,
+    one bit per card (card ``c`` is bit ``c % 32`` of word ``c // 32``)."""
+    shift = (jnp.arange(t.num_terrain) % 32).astype(jnp.uint32)
+    bits = cards.astype(jnp.uint32) << shift
+    pad = [(0, 0)] * (cards.ndim - 1) + [(0, 32 * t.words - t.num_terrain)]
+    padded = jnp.pad(bits, pad).reshape((*cards.shape[:-1], t.words, 32))
+    return jnp.sum(padded, axis=-1, dtype=jnp.uint32)  # distinct bits: the sum is the OR
+
+
+def word_cards(t: MoonwakersTables, words: Array) -> Array:
+    """bool ``[..., N]``: the cards of the bit words ``words`` (``[..., W]``)."""
+    bits = (words[..., :, None] >> jnp.arange(32, dtype=jnp.uint32)) & 1
+    return bits.reshape((*words.shape[:-1], 32 * t.words))[..., : t.num_terrain] == 1
+
+
 def all_seats(t: MoonwakersTables) -> int:
     return (1 << t.n) - 1
 

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 
 from moon_envs.jax.moonwakers import queue
-from moon_envs.jax.moonwakers.moves import KIND_INDEX, all_seats, at, of, to_pile
+from moon_envs.jax.moonwakers.moves import KIND_INDEX, all_seats, at, card_words, of, to_pile
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.pushes import Pushes, task_row, then_of
 from moon_envs.jax.moonwakers.tables import (
@@ -212,9 +212,7 @@ def prune_looks(t: MoonwakersTables, x: MWx, cond: Array) -> MWx:
         ((x.place == TABLE) & hidden) | (x.place == MAPPED) | (x.place == LIMBO)
         | ((x.place == UNDER) & hidden)
     )  # fmt: skip
-    bits = live_cards.astype(jnp.uint32) << (jnp.arange(t.num_terrain) % 32).astype(jnp.uint32)
-    padded = jnp.pad(bits, (0, 32 * t.words - t.num_terrain)).reshape(t.words, 32)
-    words = jnp.sum(padded, axis=1, dtype=jnp.uint32)
+    words = card_words(t, live_cards)
     held = x.look_order >= 0
     keep = held & jnp.any((x.look_cards & words[None, :]) != 0, axis=1)
     keep = jnp.where(cond & (x.num_looks > LOOKS_KEPT), keep, held)

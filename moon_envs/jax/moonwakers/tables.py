@@ -69,7 +69,8 @@ class MoonwakersTables:
         n, num_terrain, num_combos, face_up: seats, terrain cards (``N``), COMBINATION
             cards (``C``), face-up COMBINATION slots (2 with 2-3 seats, 3 with 4+).
         num_biomes, obs_size, seat_features, table_features: the observation's layout.
-        element_of, kind_of, biome_of: int32 ``[N]``; ``gives``: int32 ``[N, 6]`` the
+        element_of, kind_of, biome_of, face_of: int32 ``[N]`` (``face_of``: the terrain
+            face, what a face-down card shows); ``gives``: int32 ``[N, 6]`` the
             explored face's elements; ``action_slot``: int32 ``[N]`` the card's index in
             ``ACTION_KINDS`` (-1 for elements, accidents and storms).
         cost: int32 ``[C, 6]``; ``points``: int32 ``[C]``; ``ability_of``: int32 ``[6]``
@@ -91,6 +92,7 @@ class MoonwakersTables:
     element_of: np.ndarray
     kind_of: np.ndarray
     biome_of: np.ndarray
+    face_of: np.ndarray
     gives: np.ndarray
     action_slot: np.ndarray
     cost: np.ndarray
@@ -135,6 +137,7 @@ def build_tables(game: MoonwakersGame) -> MoonwakersTables:
         element_of=np.asarray(cards.element_of, i32),
         kind_of=np.asarray(cards.kind_of, i32),
         biome_of=np.asarray(cards.biome_of, i32),
+        face_of=np.asarray(cards.face_of, i32),
         gives=np.asarray(cards.gives, i32).reshape(cards.num_terrain, 6),
         action_slot=np.asarray([action_slot[k] for k in cards.kind_of], i32),
         cost=np.asarray(cards.cost_of, i32).reshape(cards.num_combos, 6),

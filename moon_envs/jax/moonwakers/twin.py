@@ -21,7 +21,7 @@ import jax.numpy as jnp
 
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.env import JaxEnv
-from moon_envs.jax.moonwakers import advance, chance, legal, observe
+from moon_envs.jax.moonwakers import advance, chance, determinise, legal, observe
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.python_state import position_of
 from moon_envs.jax.random_words import random_words
@@ -89,6 +89,4 @@ class MoonwakersTwin(JaxEnv):
         return key == jnp.max(key)
 
     def _resample_x(self, x: MWx, player: Array, key: Array) -> MWx:
-        raise NotImplementedError(
-            "resample of moonwakers_v1 is not built yet: the twin has no determinisation"
-        )
+        return determinise.resample(self.tables, x, player, key)
