@@ -40,7 +40,7 @@ TIME = re.compile(
     r"|\(\d[\d,.]*\s+s[;),]"  # (1,581 s)
 )
 ALL_ENVS = 5
-JAX_TWINS = 4
+JAX_TWINS = 5
 MOVES_PER_SEAT = {  # a seat's decisions in a game, about (2 players; Moonstar 3)
     "jupiter": 10, "moonstar": 50, "moon_harvesters": 30, "star_master": 15, "moonwakers": 100,
 }  # fmt: skip

@@ -93,7 +93,7 @@ def engine_table(
         if value is None:
             continue
         ratio = results.ratios(key, row).get(REFERENCE)
-        shown = "n/a" if ratio is None else f"{ratio:.2f}x"
+        shown = "n/a" if ratio is None else f"{ratio:.2f}x" if ratio >= 0.01 else f"{ratio:.4f}x"
         cell = f"{100 * (spread(results, key, row) or 0.0):>8.0f}%" if repeats > 1 else ""
         out(f"{row:<22}{value:>14,.0f}{shown:>9}{cell}{compile_seconds.get(row, 0.0):>11.1f}")
 

@@ -94,12 +94,42 @@ PARAMETER_SETS: dict[str, list[dict[str, Any]]] = {
         *({"game": g} for g in range(1, 13)),
         *({"num_players": n} for n in (2, 3, 5, 6, 7, 8)),
     ],
+    "moonwakers_v1": [
+        {"num_players": 2},
+        {
+            "num_players": 3,
+            "ability_duel": False,
+            "shield_abilities": False,
+            "setup_hand": "keep",
+            "scan_targets": "table",
+            "purchases_per_round": 3,
+        },
+        {
+            "num_players": 4,
+            "ionic_storm_draws": "act",
+            "infrared_storm_replaces": "two",
+            "free_card": "discard",
+            "cancelled_shelter": "loss",
+            "max_rounds": 40,
+        },
+        {
+            "num_players": 6,
+            "response_windows": "holders",
+            "shortcut_when": "every",
+            "permutation_when": "own",
+            "pile": "ordered",
+            "claims": "open",
+            "game_end": "choice",
+            "end_when_stalemated": True,
+        },
+    ],
 }
 HEURISTIC = {
     "jupiter_v0": "greedy",
     "star_master_v0": "memory",
     "moon_harvesters_v0": "greedy",
     "moonstar_v1": "heuristic",
+    "moonwakers_v1": "heuristic",
 }
 
 

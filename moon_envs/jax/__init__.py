@@ -1,4 +1,4 @@
-"""Batched JAX twins of four moon-envs games, with pgx's API (``pip install 'moon-envs[jax]'``).
+"""Batched JAX twins of the five moon-envs games, with pgx's API (``pip install 'moon-envs[jax]'``).
 
 A twin plays exactly the same game as the Python engine of the same id and parameters:
 the same action ids, observations, chance outcome ids and rewards, checked step by step
@@ -14,8 +14,8 @@ or unchanged on a GPU::
     state.current_player, state.observation, state.legal_action_mask
     state = jax.jit(jax.vmap(env.step))(state, actions, keys)
 
-Twins: Jupiter, Star Master, Moon Harvesters and Moonstar (Games 1-12). Moonwakers stays
-Python-only: its irregular state machine would cost a rewrite for little gain. See
+Twins: Jupiter, Star Master, Moon Harvesters, Moonstar (Games 1-12) and Moonwakers SEED
+(whose twin plays the full game but is slow: its task queue runs as a loop of passes). See
 ``docs/jax.md`` for the API, the explicit chance layer and an mctx example.
 ``auto_reset(env.step, env.init)`` restarts finished games (``pgx.experimental.auto_reset``);
 the shipped networks as JAX functions are in :mod:`moon_agents.jax_baseline`.
@@ -49,10 +49,7 @@ _TWINS: dict[str, str] = {
     "star_master_v0": "moon_envs.jax.star_master:StarMasterTwin",
     "moon_harvesters_v0": "moon_envs.jax.moon_harvesters:MoonHarvestersTwin",
     "moonstar_v1": "moon_envs.jax.moonstar:MoonstarTwin",
-}
-_PYTHON_ONLY = {
-    "moonwakers_v1": "its irregular state machine (sealed choices, duels, card windows) "
-    "stays Python-only"
+    "moonwakers_v1": "moon_envs.jax.moonwakers:MoonwakersTwin",
 }
 
 
@@ -74,12 +71,6 @@ def make(env_id: str, **params: Any) -> JaxEnv:
     and ``illegal_action`` is ``"penalize"``. A parameter value a twin cannot express is
     a :class:`~moon_envs.ConfigError` naming it."""
     if env_id not in _TWINS:
-        if env_id in _PYTHON_ONLY:
-            why = _PYTHON_ONLY[env_id]
-            raise ConfigError(
-                f"{env_id} has no JAX twin: {why}; use moon_envs.make({env_id!r}). "
-                f"Twins: {list_twins()}"
-            )
         raise ConfigError(
             f"unknown environment id {quote(env_id)}; ids with a JAX twin: {list_twins()} "
             f"(all ids: {all_env_ids()})"

@@ -33,6 +33,7 @@ CONVERTERS = {
     "jupiter_v0": "moon_envs.jax.jupiter_python_state",
     "moon_harvesters_v0": "moon_envs.jax.moon_harvesters.python_state",
     "moonstar_v1": "moon_envs.jax.moonstar.python_state",
+    "moonwakers_v1": "moon_envs.jax.moonwakers.python_state",
     "star_master_v0": "moon_envs.jax.star_master.python_state",
 }
 """Env id -> the module converting that twin's positions."""

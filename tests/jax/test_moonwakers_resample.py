@@ -20,6 +20,7 @@ import moon_envs
 from moon_envs.jax.moonwakers import legal, observe
 from moon_envs.jax.moonwakers.python_state import position_of, python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
+from moon_envs.jax.python_states import from_python, to_python
 from tests.helpers import step_state
 from tests.moonwakers.positions import A, blank, front, give, lay, of_kind, run, show
 
@@ -208,3 +209,20 @@ def test_resample_redraws_another_seats_look_and_keeps_ones_own():
         assert r.known[r.table[3]] & 1  # my own look stays
         looked.add(next((k for k in range(4) if r.known[r.table[k]] & 2), None))
     assert looked == {0, 1, 2, 3}
+
+
+def test_python_positions_convert_through_the_public_functions():
+    """``moon_envs.jax.python_states`` converts Moonwakers positions both ways: the twin
+    state shows the engine's player, mask and view, and converts back to the position."""
+    twin = _twin("two")
+    for s in _random_states("two", count=6):
+        state = from_python(twin, s)
+        player = s.current_player()
+        assert int(state.current_player) == player and int(state._step_count) == s.move_number
+        if player >= 0:
+            np.testing.assert_array_equal(state.legal_action_mask, s.legal_actions_mask() > 0)
+            np.testing.assert_array_equal(state.observation, s.observation(player))
+        back = to_python(twin, state)
+        for got, want in zip(position_of(twin.tables, back), position_of(twin.tables, s)):
+            np.testing.assert_array_equal(got, want)
+        assert back.move_number == s.move_number

@@ -59,13 +59,19 @@ def test_moon_envs_jax_without_jax_says_what_to_install() -> None:
 
 
 def test_the_twins_are_listed() -> None:
-    assert mj.list_twins() == ["jupiter_v0", "moon_harvesters_v0", "moonstar_v1", "star_master_v0"]
+    assert mj.list_twins() == [
+        "jupiter_v0",
+        "moon_harvesters_v0",
+        "moonstar_v1",
+        "moonwakers_v1",
+        "star_master_v0",
+    ]
 
 
 @pytest.mark.parametrize(
     ("env_id", "params", "words"),
     [
-        ("moonwakers_v1", {}, ["moonwakers_v1 has no JAX twin", "Python-only", "jupiter_v0"]),
+        ("moonwakers_v1", {"num_players": 7}, ["num_players"]),
         ("chess_v6", {}, ["unknown environment id 'chess_v6'", "jupiter_v0"]),
         ("jupiter_v0", {"num_player": 3}, ["unknown parameter(s) ['num_player']", "num_players"]),
         ("jupiter_v0", {"num_players": 9}, ["num_players"]),

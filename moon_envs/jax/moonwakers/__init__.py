@@ -1,10 +1,15 @@
-"""The Moonwakers twin, in progress: its fixed-shape position
-(:mod:`~moon_envs.jax.moonwakers.position`), the static tables of a parameter set
-(:mod:`~moon_envs.jax.moonwakers.tables`), the task queue as a ring buffer of int32 rows
-(:mod:`~moon_envs.jax.moonwakers.queue`), the conversion of Python positions
-(:mod:`~moon_envs.jax.moonwakers.python_state`) and the observation
-(:mod:`~moon_envs.jax.moonwakers.observe`).
+"""The JAX twin of Moonwakers SEED (``moonwakers_v1``): ``moon_envs.jax.make("moonwakers_v1",
+num_players=N, ...)`` builds :class:`MoonwakersTwin`; see
+:mod:`moon_envs.jax.moonwakers.twin`.
 
-The rules (the legal masks, the tasks' steps and the chance layer) are not written yet,
-so ``moon_envs.jax.make`` does not list ``moonwakers_v1``.
+Modules: ``tables`` (the static facts of a parameter set and card file), ``position``
+(the position), ``queue`` and ``pushes`` (the task queue as a ring buffer of int32 rows),
+``moves`` (card movements), ``chance``, ``decisions``, ``round_steps`` and
+``claim_steps`` (the tasks' steps), ``legal``, ``observe``, ``advance`` (running the
+queue to the next decision), ``determinise`` (``resample``) and ``python_state`` (the
+conversion of Python positions).
 """
+
+from moon_envs.jax.moonwakers.twin import MoonwakersTwin
+
+__all__ = ["MoonwakersTwin"]

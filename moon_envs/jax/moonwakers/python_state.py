@@ -15,12 +15,15 @@ fixed shapes (a longer task queue or more private looks than the twin holds, see
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from moon_envs.core.game import ConfigError
+from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.moonwakers import queue
 from moon_envs.jax.moonwakers.position import MWx
 from moon_envs.jax.moonwakers.tables import (
@@ -37,6 +40,7 @@ from moon_envs.jax.moonwakers.tables import (
     UNDER,
     MoonwakersTables,
 )
+from moon_envs.jax.state import State
 
 _SEAT_INTS = (
     "character", "option", "position", "reveal_choice", "responses", "claims",
@@ -45,6 +49,32 @@ _SEAT_INTS = (
 _SEAT_FLAGS = ("ability_used", "frozen")
 _COUNTERS = ("round", "initiative", "claim_turns", "tick")
 _FLAGS = ("options_public", "claims_public", "responses_public", "ability_blocked", "shelter_ok")
+
+
+_WRAP: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # env -> jitted state of x
+
+
+def to_python(env: JaxEnv, state: State) -> Any:
+    """The Python state of one Moonwakers twin position (``moon_envs.jax.python_states``)."""
+    x = jax.tree.map(np.asarray, state._x)
+    if bool(state.terminated) and int(x.size) > 0:
+        raise ConfigError(
+            "state was ended by bad input (an illegal action or outcome), which the Python "
+            "engine has no position for; allowed: a state reached by legal play"
+        )
+    py = python_state_of(env.game, env.tables, x)
+    py.move_number = int(state._step_count)
+    return py
+
+
+def from_python(env: JaxEnv, py_state: Any) -> State:
+    """The twin state of one Moonwakers Python position; its observation is the view of
+    the seat to move (seat 0 at a chance node or once the game is over)."""
+    x = position_of(env.tables, py_state)
+    if env not in _WRAP:  # one compile per twin, not one per call
+        _WRAP[env] = jax.jit(lambda x, seat, steps: env._wrap(x, seat, env._zero_rewards(), steps))
+    seat = jnp.int32(max(py_state.current_player(), 0))
+    return _WRAP[env](x, seat, jnp.int32(py_state.move_number))
 
 
 def _check_fits(t: MoonwakersTables, py: Any) -> None:

@@ -10,8 +10,8 @@ a decision or a chance outcome is applied by
 :mod:`~moon_envs.jax.moonwakers.advance`, which then runs the task queue on to the next
 decision or chance node.
 
-Not built yet: ``resample`` (the determinisation for search), so ``moon_envs.jax.make``
-does not list the twin; build it as ``MoonwakersTwin("moonwakers_v1", game)``.
+``resample`` is :mod:`~moon_envs.jax.moonwakers.determinise`'s; Python positions convert
+both ways with :mod:`moon_envs.jax.python_states`.
 """
 
 from __future__ import annotations
