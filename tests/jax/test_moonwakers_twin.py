@@ -31,6 +31,7 @@ import numpy as np
 import moon_envs
 from moon_envs.jax import equivalence
 from moon_envs.jax.env import JaxEnv
+from moon_envs.jax.moonwakers import advance
 from moon_envs.jax.moonwakers.python_state import python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
 from moon_envs.moonwakers.cards import DEFAULT_PATH
@@ -87,16 +88,18 @@ def test_replays_recorded_python_games(case, tmp_path):
 
 
 def test_the_fused_chance_loop_draws_the_generic_loops_outcomes():
-    """``_resolve_x`` (chance drawn inside the queue's passes; ``init`` and ``step`` run
-    it) against the base class's loop, from the position before the set-up, then after
-    each of 24 random legal actions on 8 lanes. Every position reached waits on a
-    decision, has a legal action, and converts to a Python state that ``validate()``
-    accepts."""
+    """``_resolve_x`` (chance drawn inside the queue's passes; ``step`` runs it) and
+    ``resolve_setup`` (``init`` runs it: set-up passes first) against the base class's
+    loop, from the position before the set-up, then after each of 24 random legal
+    actions on 8 lanes. Every position reached waits on a decision, has a legal action,
+    and converts to a Python state that ``validate()`` accepts."""
     twin = _twin(CASES["two"])
     batch = 8
 
     def both(x, key):
-        return twin._resolve_x(x, key), JaxEnv._resolve_x(twin, x, key)
+        generic = JaxEnv._resolve_x(twin, x, key)
+        setup = advance.resolve_setup(twin.tables, x, key)
+        return twin._resolve_x(x, key), generic, setup
 
     resolve = jax.jit(jax.vmap(both))
     act = jax.jit(jax.vmap(twin._apply_action_x))
@@ -107,8 +110,8 @@ def test_the_fused_chance_loop_draws_the_generic_loops_outcomes():
     rng = np.random.default_rng(2)
     seen = set()
     for _ in range(24):
-        fused, generic = resolve(x, keys)
-        assert _same(fused, generic)
+        fused, generic, setup = resolve(x, keys)
+        assert _same(fused, generic) and _same(setup, generic)
         assert bool(jnp.all(player(fused) >= 0))  # a seat to move: no chance is left
         masks = np.asarray(legal(fused))
         for lane in range(batch):

@@ -84,31 +84,45 @@ def window_effects(t: MoonwakersTables, x: MWx, row: Array, cond: Array) -> MWx:
     return x
 
 
-def _pass(t: MoonwakersTables, x: MWx, key: Array | None = None) -> tuple[MWx, Array, Array | None]:
+def _pass(
+    t: MoonwakersTables,
+    x: MWx,
+    key: Array | None = None,
+    kinds: frozenset[str] | None = None,
+) -> tuple[MWx, Array, Array | None]:
     """One pass of the runner: ``(position, stopped, key)``. With a ``key``, a chance node
     with outcomes does not stop the run: its outcome is drawn from the key's next split
     (:func:`uniform_pick`: every chance node of the game is uniform over its possible
-    outcomes) and applied in the same pass."""
+    outcomes) and applied in the same pass. With ``kinds`` (automatic and chance kinds
+    only), the pass builds only their steps: it is the full pass wherever the front task
+    is of one of them."""
     row, what = step_kind(x)
-    decision, chance = what == DECISION_STEP, what == CHANCE_STEP
-    x = window_effects(t, x, row, decision)
+    chance = what == CHANCE_STEP
+    if kinds is None:
+        decision = what == DECISION_STEP
+        x = window_effects(t, x, row, decision)
+    else:
+        decision = jnp.bool_(False)
     draw = chance & (row[0] == queue.KIND["draw"])
     slot_taken = jnp.any((x.place == TABLE) & (x.owner == row[2])) & (row[1] == 0)
     x = reshuffle(t, x, draw & ~slot_taken)
     possible = outcome_probs(t, x) > 0
-    chosen = jnp.where(decision, has_choice(t, x), jnp.any(possible))
+    if kinds is None:
+        chosen = jnp.where(decision, has_choice(t, x), jnp.any(possible))
+    else:
+        chosen = jnp.any(possible)
     drawn = chance & chosen & (key is not None)
     stopped = (what < 0) | ((decision | chance) & chosen & ~drawn)
     head, size = queue.pop(x.head, x.size, t.queue_size)
     x = x._replace(head=jnp.where(stopped, x.head, head), size=jnp.where(stopped, x.size, size))
     auto = ~stopped & (what == AUTO_STEP)
-    x, pushes = run_round_steps(t, x, row, auto)
-    x, more = run_claim_steps(t, x, row, auto)
+    x, pushes = run_round_steps(t, x, row, auto, kinds)
+    x, more = run_claim_steps(t, x, row, auto, kinds)
     pushes.extend(more)
     if key is not None:
         next_key, sub = split_key(key)
         outcome = uniform_pick(possible, random_words(sub, 1)[0])
-        x, more = apply_front_chance(t, x, row, outcome, drawn)
+        x, more = apply_front_chance(t, x, row, outcome, drawn, kinds)
         pushes.extend(more)
         key = jnp.where(drawn, next_key, key)
     return push(x, pushes), stopped, key
@@ -137,12 +151,40 @@ def resolve(t: MoonwakersTables, x: MWx, key: Array) -> MWx:
     way with ``key``: the same outcomes, in the same order, as ``JaxEnv._resolve_x``'s
     loop of :func:`apply_chance` over draws from successive splits of ``key`` (with the
     twin's ``_sample_chance``), in one loop of passes."""
+    return _resolve_from(t, x, jnp.bool_(False), key)
+
+
+def _resolve_from(t: MoonwakersTables, x: MWx, stopped: Array, key: Array) -> MWx:
+    def body(carry: tuple[MWx, Array, Array]) -> tuple[MWx, Array, Array]:
+        return _pass(t, carry[0], carry[2])
+
+    return jax.lax.while_loop(lambda c: ~c[1], body, (x, stopped, key))[0]
+
+
+SETUP_KINDS = frozenset(
+    {"setup", "character", "draw", "combo", "combo_return", "roll", "duel_end",
+     "first_won", "round_start"}
+)  # fmt: skip
+"""The automatic and chance kinds of a game's set-up, up to its first decision."""
+_SETUP = np.isin(np.asarray(queue.KINDS), sorted(SETUP_KINDS))
+
+
+def resolve_setup(t: MoonwakersTables, x: MWx, key: Array) -> MWx:
+    """:func:`resolve` from a new game's position, with the same outcomes: passes that
+    build only the set-up's steps (:data:`SETUP_KINDS`) while the front task is one of
+    them, then full passes. The set-up is most of ``init``'s passes, and a set-up pass
+    costs a fraction of a full one."""
+
+    def setting_up(carry: tuple[MWx, Array, Array]) -> Array:
+        x = carry[0]
+        front = queue.front(x.queue, x.head)[0]
+        return ~carry[1] & (x.size > 0) & jnp.asarray(_SETUP)[jnp.clip(front, 0)]
 
     def body(carry: tuple[MWx, Array, Array]) -> tuple[MWx, Array, Array]:
-        x, stopped, key = _pass(t, carry[0], carry[2])
-        return x, stopped, key
+        return _pass(t, carry[0], carry[2], SETUP_KINDS)
 
-    return jax.lax.while_loop(lambda c: ~c[1], body, (x, jnp.bool_(False), key))[0]
+    x, stopped, key = jax.lax.while_loop(setting_up, body, (x, jnp.bool_(False), key))
+    return _resolve_from(t, x, stopped, key)
 
 
 def apply_action(t: MoonwakersTables, x: MWx, action: Array) -> MWx:

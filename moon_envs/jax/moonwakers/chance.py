@@ -152,13 +152,23 @@ def explored(
 
 
 def apply_front_chance(
-    t: MoonwakersTables, x: MWx, row: Array, outcome: Array, cond: Array
+    t: MoonwakersTables,
+    x: MWx,
+    row: Array,
+    outcome: Array,
+    cond: Array,
+    kinds: frozenset[str] | None = None,
 ) -> tuple[MWx, Pushes]:
-    """Where ``cond``: the chance task ``row`` (already popped) takes ``outcome``."""
+    """Where ``cond``: the chance task ``row`` (already popped) takes ``outcome`` (with
+    ``kinds``: only the chance kinds among them are built)."""
     kind = row[0]
     pushes = Pushes()
+
+    def is_(name: str) -> Array:
+        return queue.of_kind(cond, kind, name, kinds)
+
     # ---- a terrain card is drawn ----
-    drawing = cond & _is(kind, "draw")
+    drawing = is_("draw")
     card = outcome
     in_pile = of(x.place, card) == PILE
     tick = x.tick + (drawing & in_pile).astype(jnp.int32)
@@ -192,7 +202,7 @@ def apply_front_chance(
     x, more = explored(t, x, seat, card, t.config.ionic_storm_draws == "act", ionic)
     pushes.extend(more)
     # ---- a COMBINATION card is turned face up ----
-    turning = cond & _is(kind, "combo")
+    turning = is_("combo")
     combo = at(t.num_combos, outcome) & turning
     x = x._replace(
         combo_place=jnp.where(combo, COMBO_UP, x.combo_place),
@@ -200,12 +210,12 @@ def apply_front_chance(
         combo_index=jnp.where(combo, 0, x.combo_index),
     )
     # ---- a character is dealt ----
-    dealing = cond & _is(kind, "character")
+    dealing = is_("character")
     x = x._replace(
         character=jnp.where(dealing & at(t.n, row[1]), outcome, x.character),
     )
     # ---- a d12 ----
-    rolling = cond & _is(kind, "roll")
+    rolling = is_("roll")
     seat = row[1]
     total = outcome + 1 + modifier(x, seat)
     duel = rolling & (row[2] == DUEL)

@@ -56,14 +56,15 @@ def stalemated(t: MoonwakersTables, x: MWx) -> Array:
     return ~jnp.any(moving) & ~labo & ~jnp.any(affordable)
 
 
-def run_claim_steps(t: MoonwakersTables, x: MWx, row: Array,
-                    cond: Array) -> tuple[MWx, Pushes]:  # fmt: skip
-    """Where ``cond``: the automatic task ``row`` (already popped) runs."""
+def run_claim_steps(t: MoonwakersTables, x: MWx, row: Array, cond: Array,
+                    kinds: frozenset[str] | None = None) -> tuple[MWx, Pushes]:  # fmt: skip
+    """Where ``cond``: the automatic task ``row`` (already popped) runs (with ``kinds``:
+    only the steps of those kinds are built)."""
     kind = row[0]
     pushes = Pushes()
 
     def is_(name: str) -> Array:
-        return cond & (kind == queue.KIND[name])
+        return queue.of_kind(cond, kind, name, kinds)
 
     order = order_from(t, x.initiative)
     # the end of the round: the free card is flipped; each accident there hits everyone

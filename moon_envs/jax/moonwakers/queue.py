@@ -154,3 +154,11 @@ def front_kind(queue: Array, head: Array, size: Array) -> Array:
 def pop(head: Array, size: Array, capacity: int) -> tuple[Array, Array]:
     """``(head, size)`` once the front task is taken off."""
     return (head + 1) % capacity, size - 1
+
+
+def of_kind(cond: Array, kind: Array, name: str, kinds: frozenset[str] | None) -> Array:
+    """``cond`` where the task kind ``kind`` is ``name``; a constant false when ``kinds``
+    leaves ``name`` out, so that the compiler drops that kind's step."""
+    if kinds is not None and name not in kinds:
+        return jnp.bool_(False)
+    return cond & (kind == KIND[name])

@@ -89,15 +89,16 @@ def live(x: MWx, user: Array) -> Array:
     return ~of(x.frozen, user) & ~x.ability_blocked
 
 
-def run_round_steps(t: MoonwakersTables, x: MWx, row: Array,
-                    cond: Array) -> tuple[MWx, Pushes]:  # fmt: skip
-    """Where ``cond``: the automatic task ``row`` (already popped) runs."""
+def run_round_steps(t: MoonwakersTables, x: MWx, row: Array, cond: Array,
+                    kinds: frozenset[str] | None = None) -> tuple[MWx, Pushes]:  # fmt: skip
+    """Where ``cond``: the automatic task ``row`` (already popped) runs. With ``kinds``,
+    only the steps of those kinds are built (the row must be of one of them)."""
     n = t.n
     kind = row[0]
     pushes = Pushes()
 
     def is_(name: str) -> Array:
-        return cond & (kind == queue.KIND[name])
+        return queue.of_kind(cond, kind, name, kinds)
 
     # the set-up: characters, set-up hands, face-up COMBINATION cards, the first player
     setup = is_("setup")

@@ -23,6 +23,7 @@ from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.jax.env import JaxEnv
 from moon_envs.jax.moonwakers import advance, chance, determinise, legal, observe
 from moon_envs.jax.moonwakers.position import MWx
+from moon_envs.jax.state import State
 from moon_envs.jax.moonwakers.python_state import position_of
 from moon_envs.jax.random_words import random_words
 from moon_envs.jax.moonwakers.tables import BOUGHT, build_tables
@@ -43,6 +44,13 @@ class MoonwakersTwin(JaxEnv):
 
     def _initial_x(self) -> MWx:
         return self._start
+
+    def init(self, key: Array) -> State:
+        """A new game with its set-up chance resolved with ``key``: the base class's
+        ``init``, its set-up run by cheaper passes
+        (:func:`~moon_envs.jax.moonwakers.advance.resolve_setup`), with the same outcomes."""
+        x = advance.resolve_setup(self.tables, self._start, key)
+        return self._wrap(x, jnp.int32(0), self._zero_rewards(), jnp.int32(0))
 
     def _player(self, x: MWx) -> Array:
         row, what = advance.step_kind(x)
