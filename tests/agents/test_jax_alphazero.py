@@ -90,7 +90,7 @@ def test_same_seed_same_metrics(tmp_path: Path) -> None:
     "change, words",
     [
         ({"env.params": {"num_players": 3}}, "num_players"),
-        ({"env.id": "moonwakers_v1"}, "no JAX twin"),
+        ({"env.id": "chess_v6"}, "env.id"),
         ({"env.margin_shaping": 0.1}, "margin_shaping"),
         ({"algorithm.simulations": 0}, "algorithm.simulations"),
         ({"algorithm.hidden": [0]}, "algorithm.hidden"),
