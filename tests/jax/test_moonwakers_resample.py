@@ -22,7 +22,8 @@ from moon_envs.jax.moonwakers.python_state import position_of, python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
 from moon_envs.jax.python_states import from_python, to_python
 from tests.helpers import step_state
-from tests.moonwakers.positions import A, blank, front, give, lay, of_kind, run, show
+from tests.moonwakers.positions import A, blank, give, lay, of_kind, paying_a_claim, run
+from tests.moonwakers.positions import seen_later_twins
 
 CASES = {
     "two": {"num_players": 2},
@@ -169,28 +170,13 @@ def test_resample_never_deals_an_accident_or_a_storm_as_a_set_up_card():
 
 
 def test_resample_never_puts_a_card_seen_later_elsewhere_into_an_older_place():
-    s = blank(2)
-    give(s, 1, 4, public=False)  # player_1's set-up card, Ice Field H (tick 1)
-    seen = give(s, 0, 10)  # Ice Field H too, explored in public later ...
-    s.hand[0].remove(seen)
-    s.to_pile(seen)  # ... then lost under the pile
+    s, fresh = seen_later_twins()
     assert all(r.hand[1] == [4] for r in _deals(s, 0))
-    fresh = blank(2)  # without the later sight, either card may be the set-up card
-    give(fresh, 1, 4, public=False)
     assert {r.hand[1][0] for r in _deals(fresh, 0)} == {4, 10}
 
 
 def test_resample_keeps_a_revealed_claim_and_a_payment_affordable():
-    s = blank(2)
-    show(s, 0, 1)  # O2 up
-    hidden = give(s, 1, 14, public=False)  # Crystal Forest O (H O), unseen by player_0
-    assert s.cards.gives[hidden][3] == 1 and s.cards.kind_name(20) == "shelter"  # same face
-    give(s, 1, 16)  # one public O
-    s.initiative = 1
-    run(s, ("claims_start", {}))
-    s.apply_action(A.CLAIM)  # player_1 claims O2: its unseen card holds an O
-    s.apply_action(A.PASS)
-    assert front(s) == "pay" and s.floor[1][3] == 1
+    s, hidden = paying_a_claim()
     for r in _deals(s, 0):
         assert r.hand[1][0] == hidden  # never the SHELTER of the same face
         r.validate()  # the payment under way can be made

@@ -80,3 +80,35 @@ def roll(s, die: int) -> None:
     """Roll ``die`` (1..12) at a d12 chance node."""
     assert s.current_player() == CHANCE and s.tasks[0]["t"] == "roll", front(s)
     s.apply_action(die - 1)
+
+
+def seen_later_twins():
+    """Two positions, two seats: player_1's unseen set-up card is Ice Field H (card 4).
+    In the first, the other Ice Field H (card 10) was explored in public later, then lost
+    under the pile, so player_0 knows card 10 was not in play at the set-up; in the
+    second it never saw card 10, so either card may be the set-up card."""
+    s = blank(2)
+    give(s, 1, 4, public=False)  # player_1's set-up card (tick 1)
+    seen = give(s, 0, 10)  # explored in public later ...
+    s.hand[0].remove(seen)
+    s.to_pile(seen)  # ... then lost under the pile
+    fresh = blank(2)
+    give(fresh, 1, 4, public=False)
+    return s, fresh
+
+
+def paying_a_claim() -> tuple:
+    """``(state, card)``: player_1 claimed the O2 card up and is paying it; its unseen
+    card (Crystal Forest O, ``card``) holds the O it needs, which the SHELTER of the same
+    face (card 20) does not."""
+    s = blank(2)
+    show(s, 0, 1)  # O2 up
+    hidden = give(s, 1, 14, public=False)  # unseen by player_0
+    assert s.cards.gives[hidden][3] == 1 and s.cards.kind_name(20) == "shelter"  # same face
+    give(s, 1, 16)  # one public O
+    s.initiative = 1
+    run(s, ("claims_start", {}))
+    s.apply_action(A.CLAIM)  # player_1 claims O2: its unseen card holds an O
+    s.apply_action(A.PASS)
+    assert front(s) == "pay" and s.floor[1][3] == 1
+    return s, hidden

@@ -11,7 +11,19 @@ from moon_agents.search import MCTSAgent
 from moon_envs.core.view import AgentView
 from moon_envs.moonwakers.game import MoonwakersGame
 from tests.helpers import step_state
-from tests.moonwakers.positions import A, blank, front, give, lay, map_card, of_kind, run, show
+from tests.moonwakers.positions import (
+    A,
+    blank,
+    front,
+    give,
+    lay,
+    map_card,
+    of_kind,
+    paying_a_claim,
+    run,
+    seen_later_twins,
+    show,
+)
 
 DUNE_O = (17, 23)  # two element cards with the same terrain face (Dune Sea, O)
 ICE_O = (16, 22)  # Ice Field O: an element card and a SHIELD
@@ -256,29 +268,14 @@ def test_resample_never_deals_an_accident_or_a_storm_as_a_set_up_card():
 
 
 def test_resample_never_puts_a_card_seen_later_elsewhere_into_an_older_place():
-    s = blank(2)
-    give(s, 1, 4, public=False)  # player_1's set-up card, Ice Field H (tick 1)
-    seen = give(s, 0, 10)  # Ice Field H too, explored in public later ...
-    s.hand[0].remove(seen)
-    s.to_pile(seen)  # ... then lost under the pile
+    s, fresh = seen_later_twins()
     rng = np.random.default_rng(0)
     assert all(s.resample(0, rng).hand[1] == [4] for _ in range(200))
-    fresh = blank(2)  # without the later sight, either card may be the set-up card
-    give(fresh, 1, 4, public=False)
     assert {fresh.resample(0, rng).hand[1][0] for _ in range(200)} == {4, 10}
 
 
 def test_resample_keeps_a_revealed_claim_and_a_payment_affordable():
-    s = blank(2)
-    show(s, 0, O2)
-    hidden = give(s, 1, 14, public=False)  # Crystal Forest O (H O), unseen by player_0
-    assert s.cards.gives[hidden][3] == 1 and s.cards.kind_name(20) == "shelter"  # same face
-    give(s, 1, 16)  # one public O
-    s.initiative = 1
-    run(s, ("claims_start", {}))
-    s.apply_action(A.CLAIM)  # player_1 claims O2: its unseen card holds an O
-    s.apply_action(A.PASS)
-    assert front(s) == "pay" and s.floor[1][3] == 1
+    s, hidden = paying_a_claim()
     rng = np.random.default_rng(0)
     for _ in range(100):
         r = s.resample(0, rng)
