@@ -33,10 +33,10 @@ def test_without_it_the_policies_are_left_out_with_the_reason(no_train_extra: No
     assert "trained" in jupiter.agents and "trained-ppo" not in jupiter.agents
     assert "agents/trained/jupiter.zip" in jupiter.skipped["trained-ppo"]
     assert 'pip install "moon-envs[train]"' in jupiter.skipped["trained-ppo"]
-    moonwakers = ladder_plan("moonwakers_v1")  # its `trained` is a MaskablePPO policy
-    assert set(moonwakers.skipped) == {"trained"}
-    assert "torch and sb3_contrib" in moonwakers.skipped["trained"]
-    assert set(moonwakers.agents) == set(LADDERS["moonwakers_v1"].agents) - {"trained"}
+    moonwakers = ladder_plan("moonwakers_v1")
+    assert set(moonwakers.skipped) == {"trained-ppo"}
+    assert "torch and sb3_contrib" in moonwakers.skipped["trained-ppo"]
+    assert set(moonwakers.agents) == set(LADDERS["moonwakers_v1"].agents) - {"trained-ppo"}
 
 
 def test_the_ladder_command_plays_on_with_a_note(
@@ -44,10 +44,10 @@ def test_the_ladder_command_plays_on_with_a_note(
 ) -> None:
     out = io.StringIO()
     argv = ["ladder", "moonwakers_v1", "--games", "1", "--drop", "mcts-5", "--drop", "mcts-20"]
-    argv += ["--drop", "trained", "--out", str(tmp_path / "l"), "--no-progress"]
+    argv += ["--drop", "trained-ppo", "--out", str(tmp_path / "l"), "--no-progress"]
     assert main(argv, stdout=out) == 0  # dropping a left-out agent is no error
     assert main([*argv[:-5], "--out", str(tmp_path / "m"), "--no-progress"], stdout=out) == 0
     err = capsys.readouterr().err
-    assert "note: trained is left out of the ladder: it is the MaskablePPO policy" in err
+    assert "note: trained-ppo is left out of the ladder: it is the MaskablePPO policy" in err
     ladder = json.loads((tmp_path / "m" / "ladder.json").read_text())
-    assert sorted(a["label"] for a in ladder["agents"]) == ["heuristic", "random"]
+    assert sorted(a["label"] for a in ladder["agents"]) == ["heuristic", "random", "trained"]

@@ -9,10 +9,12 @@ refused naming what exists.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 import yaml
 
+from moon_agents import shipped
 from moon_agents.base import env_params_of
 from moon_agents.cli.main import main
 from moon_agents.training.jax.exploit import allowed_specs
@@ -90,7 +92,6 @@ def test_mctx_searches_with_a_variant_network() -> None:
 @pytest.mark.parametrize(("game", "spec"), VARIANTS)
 def test_each_variant_comes_from_a_shipped_config(game: str, spec: str) -> None:
     """A shipped config trains it: same env, the variant's parameter, trainer and layers."""
-    from pathlib import Path
 
     from moon_agents.net_weights import load_net
     from moon_agents.training.config import load_config
@@ -108,12 +109,17 @@ def test_each_variant_comes_from_a_shipped_config(game: str, spec: str) -> None:
     assert (description["algorithm"], description["hidden"]) in matches, matches
 
 
-def test_az_trained_is_the_shipped_network_with_a_search() -> None:
+def test_az_trained_is_the_shipped_network_with_a_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """``az:trained,simulations=N``: the game's shipped network with PUCT search at play
-    time; the ladder cache hashes that file; a game without a network is refused."""
+    time; the ladder cache hashes that file; a game with only a MaskablePPO policy is
+    refused."""
     agent = make_agent("az:trained,simulations=8,c=2", "jupiter", seed=0)
     assert agent.simulations == 8 and agent.name == "az:trained,simulations=8,c=2"
     assert model_path("az:trained,simulations=8", "jupiter") == trained_model("jupiter")
     assert model_path("az:PATH.npz", "jupiter").name == "PATH.npz"  # other paths unchanged
+    (tmp_path / "moonwakers.zip").write_bytes(b"")  # a policy, no network
+    monkeypatch.setattr(shipped, "TRAINED_DIR", tmp_path)
     with pytest.raises(ConfigError, match=r"no network is shipped for game 'moonwakers'; "):
         make_agent("az:trained", "moonwakers")

@@ -90,6 +90,7 @@ LADDERS: dict[str, LadderPlan] = {
             "mcts-5": "mcts:simulations=5,horizon=8",
             "mcts-20": "mcts:simulations=20,horizon=8",
             "trained": "trained",
+            "trained-ppo": "trained-ppo",
         },
     ),
 }
