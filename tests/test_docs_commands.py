@@ -11,8 +11,9 @@ shrunk, the same command with smaller budgets:
 * ``eval ... --games N``: 24 games when N is a multiple of 24 (seat rotations of 4
   players stay balanced), else 2;
 * ``bench``: ``--seconds 0.1``, ``--repeats 1`` and ``--json`` in the temporary folder;
-  with ``--jax``, batch 4 only (a search of 2 positions with 2 simulations), only the play
-  table unless ``--jax-part`` is named, and Jupiter's twin where no env is named;
+  with ``--jax``, batch 4 only (a search of 2 positions with 2 simulations), 16 decisions
+  per lane in each rollout call, only the play table unless ``--jax-part`` is named, and
+  Jupiter's twin where no env is named, run once per distinct shrunk command;
 * ``ladder``: 1 game per pairing, 1 worker, output in the temporary folder, the published
   agents with MCTS budgets of 2 simulations (the lineup, its specs and the env
   parameters are otherwise as published);
@@ -369,6 +370,7 @@ def _first_of_list(argv: list[str], flag: str) -> list[str]:
 
 
 _RLLIB_RUNS_DONE: set[str] = set()  # shrunk rllib_sampling settings that ran and passed
+_JAX_BENCHES_DONE: set[tuple[str, ...]] = set()  # shrunk `bench --jax` commands that passed
 
 
 def run_module(module: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -442,9 +444,20 @@ def test_documented_command_runs(
     argv = shrink(argv, tmp) if argv else argv
     if argv and argv[0] == "ladder":
         shrink_ladders(monkeypatch)
+    jax_bench = argv[:1] == ["bench"] and "--jax" in argv
+    if jax_bench:
+        if tuple(argv) in _JAX_BENCHES_DONE:
+            return  # shrunk, this command is a run that already passed (its compiles are ~1 min)
+        from moon_agents.benchmarks import jax_speed
+
+        # the published 16,384 / batch decisions per call run for minutes at batch 4
+        monkeypatch.setattr(jax_speed, "steps_per_call", lambda batch: 16)
     out = io.StringIO()
     code = main(argv, stdin=CountingInput(), stdout=out)
     assert code == 0, f"{command} -> {argv} exited {code}:\n{out.getvalue()[-2000:]}"
+    if jax_bench:
+        assert "pgx connect_four" in out.getvalue(), out.getvalue()[-2000:]  # the peer row
+        _JAX_BENCHES_DONE.add(tuple(argv))
 
 
 def registry_snippet() -> str:
