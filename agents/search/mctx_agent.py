@@ -7,7 +7,8 @@ for priors and leaf values:
 
 * **the root**: ``view.sample_state(rng)`` (a determinisation of what the seat may know;
   a plain copy in a perfect-information game), converted by
-  :func:`moon_envs.jax.python_states.from_python`. A hidden-information game searches
+  :func:`moon_envs.jax.python_states.from_python` (``from_python_many`` converts a
+  hidden-information game's determinisations in one call where the twin can). A hidden-information game searches
   ``samples`` such determinisations as one mctx batch and plays the action most of them
   choose (ties: the larger summed improved policy); a perfect-information game searches
   one. The search never sees anything else: no solver, heuristic or hidden state.
@@ -160,25 +161,35 @@ class MctxAgent:
         )
 
 
-def _distinct_conversions(search: _Search, samples: list[Any]) -> list[Any]:
-    """The twin position of each sample, converting each distinct one once.
+def _distinct_conversions(search: _Search, samples: list[Any]) -> Any:
+    """The twin positions of the samples, batched in their order.
 
-    Determinisations often coincide (with perfect memory a Star Master seat knows the
-    layout, and only a race's sealed choices are redrawn), and the conversion costs more
-    than the search of a root; equal samples (equal ``to_dict()``) share one twin
-    position. Each root of the batch still draws its own chance events in the search."""
-    if len(samples) == 1:
-        return [search.convert(samples[0])]
+    Where the twin converts many positions in one compiled call (Moonwakers), every
+    sample is converted so. Elsewhere determinisations often coincide (with perfect memory
+    a Star Master seat knows the layout, and only a race's sealed choices are redrawn),
+    and a conversion costs more than the search of a root: equal samples (equal
+    ``to_dict()``) share one conversion. Each root of the batch still draws its own
+    chance events in the search."""
+    from moon_envs.jax.python_states import converts_many, from_python_many
+
+    if len(samples) > 1 and converts_many(search.twin):
+        return from_python_many(search.twin, samples)
     seen: list[tuple[dict, Any]] = []
     roots = []
     for sample in samples:
-        data = sample.to_dict()
+        data = sample.to_dict() if len(samples) > 1 else None
         root = next((r for d, r in seen if d == data), None)
         if root is None:
             root = search.convert(sample)
             seen.append((data, root))
         roots.append(root)
-    return roots
+    return _stack(roots)
+
+
+def _stack(states: list[Any]) -> Any:
+    import jax
+
+    return jax.tree.map(lambda *xs: np.stack(xs), *states)
 
 
 class _Search:
@@ -201,12 +212,10 @@ class _Search:
         return from_python(self.twin, py_state)
 
     def run(
-        self, weights: Any, key: int, roots: list[Any], mask: np.ndarray
+        self, weights: Any, key: int, states: Any, mask: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The action each root's search chose and its improved policy, as numpy."""
-        import jax
-
-        states = jax.tree.map(lambda *xs: np.stack(xs), *roots)
+        """The action each root's search chose and its improved policy, as numpy
+        (``states``: the roots, batched)."""
         action, policy = self._run(weights, np.uint32(key), states, mask)
         return np.asarray(action), np.asarray(policy, np.float64)
 

@@ -20,7 +20,8 @@ import moon_envs
 from moon_envs.jax.moonwakers import legal, observe
 from moon_envs.jax.moonwakers.python_state import position_of, python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
-from moon_envs.jax.python_states import from_python, to_python
+from moon_envs import ConfigError
+from moon_envs.jax.python_states import from_python, from_python_many, to_python
 from tests.helpers import step_state
 from tests.moonwakers.positions import A, blank, give, lay, of_kind, paying_a_claim, run
 from tests.moonwakers.positions import seen_later_twins
@@ -212,3 +213,22 @@ def test_python_positions_convert_through_the_public_functions():
         for got, want in zip(position_of(twin.tables, back), position_of(twin.tables, s)):
             np.testing.assert_array_equal(got, want)
         assert back.move_number == s.move_number
+
+
+def test_many_positions_convert_in_one_batch_as_each_does_alone():
+    """``from_python_many`` (one compiled call for a search's determinisations) gives, row
+    by row, the state ``from_python`` gives of each position: every field, the view and
+    the mask included."""
+    twin = _twin("two")
+    states = _random_states("two", count=6)
+    many = from_python_many(twin, states)
+    assert many.current_player.shape == (6,)
+    for b, s in enumerate(states):
+        one = from_python(twin, s)
+        row = jax.tree.map(lambda leaf, b=b: np.asarray(leaf[b]), many)
+        for got, want in zip(jax.tree.leaves(row), jax.tree.leaves(one)):
+            np.testing.assert_array_equal(got, np.asarray(want))
+    with pytest.raises(ConfigError, match="py_states must hold at least one"):
+        from_python_many(twin, [])
+    with pytest.raises(ConfigError, match="py_state must be a MoonwakersState"):
+        from_python_many(twin, [states[0], "not a state"])

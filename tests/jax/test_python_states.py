@@ -16,7 +16,7 @@ import numpy as np
 import moon_envs.jax as mj
 from moon_envs import ConfigError
 from moon_envs.core.game import CHANCE, TERMINAL
-from moon_envs.jax.python_states import from_python, to_python
+from moon_envs.jax.python_states import converts_many, from_python, from_python_many, to_python
 
 PARAMS = {"num_players": 3, "line_features": True}  # 3 seats: turns that do not alternate
 TRANSITION = {"last_action", "_scores_before", "_last_win_delta"}  # not part of a position
@@ -116,3 +116,19 @@ def test_what_cannot_convert_is_refused_naming_it(env) -> None:
         to_python(SimpleNamespace(id="chess_v6"), twin)  # every twin converts today
     with pytest.raises(ConfigError, match="py_state must be a JupiterState"):
         from_python(env, "a state")
+
+
+def test_many_positions_stack_the_states_of_each(env) -> None:
+    """``from_python_many`` on a twin that converts one position at a time (Jupiter)
+    stacks ``from_python``'s states in the list's order, and checks each position."""
+    positions = _python_positions(env, 5, seed=2)
+    many = from_python_many(env, positions)
+    assert not converts_many(env) and many.current_player.shape == (len(positions),)
+    for b, py in enumerate(positions):
+        row = jax.tree.map(lambda leaf, b=b: leaf[b], many)
+        for got, want in zip(jax.tree.leaves(row), jax.tree.leaves(from_python(env, py))):
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(ConfigError, match="py_states must hold at least one"):
+        from_python_many(env, [])
+    with pytest.raises(ConfigError, match="py_state's game has config"):
+        from_python_many(env, [positions[0], mj.make("jupiter_v0").game.new_initial_state()])

@@ -52,6 +52,7 @@ _FLAGS = ("options_public", "claims_public", "responses_public", "ability_blocke
 
 
 _WRAP: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # env -> jitted state of x
+_WRAP_MANY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # the same, batched
 
 
 def to_python(env: JaxEnv, state: State) -> Any:
@@ -77,6 +78,21 @@ def from_python(env: JaxEnv, py_state: Any) -> State:
     return _WRAP[env](x, seat, jnp.int32(py_state.move_number))
 
 
+def from_python_many(env: JaxEnv, py_states: list[Any]) -> State:
+    """The twin states of several Python positions, batched on a leading axis in the
+    list's order: the positions are built in numpy and their observations computed in one
+    compiled call (a search's determinisations convert without a call per position)."""
+    xs = [position_of(env.tables, py) for py in py_states]
+    x = jax.tree.map(lambda *leaves: np.stack(leaves), *xs)
+    seats = np.asarray([max(py.current_player(), 0) for py in py_states], np.int32)
+    steps = np.asarray([py.move_number for py in py_states], np.int32)
+    if env not in _WRAP_MANY:
+        _WRAP_MANY[env] = jax.jit(
+            jax.vmap(lambda x, seat, steps: env._wrap(x, seat, env._zero_rewards(), steps))
+        )
+    return _WRAP_MANY[env](x, seats, steps)
+
+
 def _check_fits(t: MoonwakersTables, py: Any) -> None:
     if len(py.tasks) > t.queue_size:
         raise ConfigError(
@@ -90,7 +106,9 @@ def _check_fits(t: MoonwakersTables, py: Any) -> None:
 
 
 def position_of(t: MoonwakersTables, py: Any) -> MWx:
-    """The twin position of the Python state ``py`` (of the twin's config)."""
+    """The twin position of the Python state ``py`` (of the twin's config), in numpy
+    arrays: a jitted function takes them as they are, and a search's determinisations
+    stack without a device array per field."""
     _check_fits(t, py)
     nt, nc = t.num_terrain, t.num_combos
     place, owner, index = np.zeros(nt, np.int32), np.full(nt, -1, np.int32), np.zeros(nt, np.int32)
@@ -159,7 +177,7 @@ def position_of(t: MoonwakersTables, py: Any) -> MWx:
         head=i32(head),
         size=i32(size),
     )
-    return MWx(**{k: jnp.asarray(v) for k, v in fields.items()})
+    return MWx(**{k: np.asarray(v) for k, v in fields.items()})
 
 
 def _ordered(x: Any, code: int, who: int = -1, sort_by_index: bool = True) -> list[int]:

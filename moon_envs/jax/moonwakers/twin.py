@@ -40,7 +40,7 @@ class MoonwakersTwin(JaxEnv):
     def __init__(self, env_id: str, game: MoonwakersGame, reward_mode: str = "win") -> None:
         super().__init__(env_id, game, reward_mode)
         self.tables = build_tables(game)
-        self._start = position_of(self.tables, game.new_initial_state())
+        self._start = jax.tree.map(jnp.asarray, position_of(self.tables, game.new_initial_state()))
 
     def _initial_x(self) -> MWx:
         return self._start
