@@ -160,3 +160,13 @@ def test_nothing_imports_the_folder_name_agents() -> None:
                 )
                 wrong += [f"{path}:{node.lineno}" for n in names if n.split(".")[0] == "agents"]
     assert not wrong, "imports of 'agents' (use moon_agents):\n" + "\n".join(wrong)
+
+
+def test_the_longest_files_run_first_and_exist() -> None:
+    """``tests/conftest.py`` hands the files of ``LONGEST_FILES`` to the workers first; a
+    renamed or removed file there would silently lose its place."""
+    from tests.conftest import LONGEST_FILES
+
+    missing = [path for path in LONGEST_FILES if not (ROOT / path).is_file()]
+    assert missing == []
+    assert len(set(LONGEST_FILES)) == len(LONGEST_FILES)
