@@ -7,11 +7,11 @@ for priors and leaf values:
 
 * **the root**: ``view.sample_state(rng)`` (a determinisation of what the seat may know;
   a plain copy in a perfect-information game), converted by
-  :func:`moon_envs.jax.python_states.from_python` (``from_python_many`` converts a
-  hidden-information game's determinisations in one call where the twin can). A hidden-information game searches
-  ``samples`` such determinisations as one mctx batch and plays the action most of them
-  choose (ties: the larger summed improved policy); a perfect-information game searches
-  one. The search never sees anything else: no solver, heuristic or hidden state.
+  :func:`moon_envs.jax.python_states.from_python`. A hidden-information game searches
+  ``samples`` such determinisations as one mctx batch (converted together by
+  ``from_python_many`` where the twin can) and plays the action most of them choose
+  (ties: the larger summed improved policy); a perfect-information game searches one.
+  The search never sees anything else: no solver, heuristic or hidden state.
 * **chance**: ``twin.step(state, action, key)`` draws every chance event with the
   search's key, so each tree node holds one sampled outcome (as the ``alphazero``
   trainer's search).
