@@ -162,7 +162,8 @@ class MctxAgent:
 
 
 def _distinct_conversions(search: _Search, samples: list[Any]) -> Any:
-    """The twin positions of the samples, batched in their order.
+    """The twin positions of the samples, batched in their order
+    (:func:`moon_envs.jax.python_states.from_python_many`).
 
     Where the twin converts many positions in one compiled call (Moonwakers), every
     sample is converted so. Elsewhere determinisations often coincide (with perfect memory
@@ -170,26 +171,22 @@ def _distinct_conversions(search: _Search, samples: list[Any]) -> Any:
     and a conversion costs more than the search of a root: equal samples (equal
     ``to_dict()``) share one conversion. Each root of the batch still draws its own
     chance events in the search."""
-    from moon_envs.jax.python_states import converts_many, from_python_many
-
-    if len(samples) > 1 and converts_many(search.twin):
-        return from_python_many(search.twin, samples)
-    seen: list[tuple[dict, Any]] = []
-    roots = []
-    for sample in samples:
-        data = sample.to_dict() if len(samples) > 1 else None
-        root = next((r for d, r in seen if d == data), None)
-        if root is None:
-            root = search.convert(sample)
-            seen.append((data, root))
-        roots.append(root)
-    return _stack(roots)
-
-
-def _stack(states: list[Any]) -> Any:
     import jax
 
-    return jax.tree.map(lambda *xs: np.stack(xs), *states)
+    from moon_envs.jax.python_states import converts_many, from_python_many
+
+    if len(samples) == 1 or converts_many(search.twin):
+        return from_python_many(search.twin, samples)
+    seen: list[dict] = []
+    rows = []
+    for sample in samples:
+        data = sample.to_dict()
+        if data not in seen:
+            seen.append(data)
+        rows.append(seen.index(data))
+    distinct = [samples[rows.index(r)] for r in range(len(seen))]
+    rows = np.asarray(rows)
+    return jax.tree.map(lambda leaf: leaf[rows], from_python_many(search.twin, distinct))
 
 
 class _Search:
@@ -205,11 +202,6 @@ class _Search:
         self.options = options
         self.hidden_information = bool(self.twin.spec.hidden_information)
         self._run = jax.jit(self._search)
-
-    def convert(self, py_state: Any) -> Any:
-        from moon_envs.jax.python_states import from_python
-
-        return from_python(self.twin, py_state)
 
     def run(
         self, weights: Any, key: int, states: Any, mask: np.ndarray

@@ -22,7 +22,7 @@ from moon_agents.net_weights import load_net
 from moon_agents.zoo import TRAINED_DIR, make_agent
 from moon_envs.core.game import CHANCE, TERMINAL
 from moon_envs.core.view import AgentView
-from moon_envs.jax.python_states import from_python
+from moon_envs.jax.python_states import from_python, from_python_many
 from moon_envs.star_master.phases import NOT_CHOSEN, RACE
 
 SM_SPEC = "mctx:trained,simulations=8,considered=4,samples=4"
@@ -121,7 +121,7 @@ def test_margin_reward_is_the_movers_score_change_minus_the_others() -> None:
         gained = np.asarray(state.scores(), float) - np.asarray(before.scores(), float)
         if not gained.any():
             continue
-        pair = [jax.tree.map(lambda a: a[None], search.convert(s)) for s in (before, state)]
+        pair = [from_python_many(search.twin, [s]) for s in (before, state)]
         change = search._margin_change(*pair, np.array([mover]))
         assert float(change[0]) == pytest.approx(gained[mover] - gained[1 - mover])
         checked += 1

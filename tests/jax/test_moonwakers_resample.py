@@ -17,10 +17,10 @@ import jax.numpy as jnp
 import numpy as np
 
 import moon_envs
+from moon_envs import ConfigError
 from moon_envs.jax.moonwakers import legal, observe
 from moon_envs.jax.moonwakers.python_state import position_of, python_state_of
 from moon_envs.jax.moonwakers.twin import MoonwakersTwin
-from moon_envs import ConfigError
 from moon_envs.jax.python_states import from_python, from_python_many, to_python
 from tests.helpers import step_state
 from tests.moonwakers.positions import A, blank, give, lay, of_kind, paying_a_claim, run
